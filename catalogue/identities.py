@@ -1,0 +1,120 @@
+"""Normalising the identities the snapshot data names things by.
+
+Pure functions, shared by the loader (to build natural keys) and by views (to
+resolve addresses such as ``/paper/arxiv-1811-06965``).
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from django.utils.text import slugify
+
+# New style 1811.06965 (4+4 or 4+5 digits); old style cs/9301114 or math.GT/0309136.
+_NEW_ARXIV = re.compile(r"^(\d{4})\.(\d{4,5})(v\d+)?$")
+_OLD_ARXIV = re.compile(r"^([a-z-]+(?:\.[A-Za-z-]+)?)/(\d{7})(v\d+)?$")
+
+
+def normalize_arxiv_id(value: str) -> str | None:
+    """The arXiv id without a version suffix, or None if ``value`` is not an arXiv id."""
+    value = value.strip()
+    if m := _NEW_ARXIV.match(value):
+        return f"{m[1]}.{m[2]}"
+    if m := _OLD_ARXIV.match(value):
+        return f"{m[1]}/{m[2]}"
+    return None
+
+
+def month_from_arxiv_id(arxiv_id: str | None) -> str | None:
+    """YYYY-MM that an arXiv id encodes (YYMM), or None."""
+    if not arxiv_id:
+        return None
+    if m := _NEW_ARXIV.match(arxiv_id):
+        yymm = m[1]
+    elif m := _OLD_ARXIV.match(arxiv_id):
+        yymm = m[2][:4]
+    else:
+        return None
+    yy, mm = int(yymm[:2]), int(yymm[2:])
+    if not 1 <= mm <= 12:
+        return None
+    # Old-style ids started in 1991; new-style ones in 2007.
+    year = 1900 + yy if yy >= 91 else 2000 + yy
+    return f"{year:04d}-{mm:02d}"
+
+
+def arxiv_slug(arxiv_id: str) -> str:
+    """The ``arxiv-<id with dots as dashes>`` address the site gives every arXiv paper."""
+    return "arxiv-" + re.sub(r"[./]", "-", arxiv_id)
+
+
+def arxiv_id_from_slug(slug: str) -> str | None:
+    """Undo :func:`arxiv_slug` for new-style ids (``arxiv-1811-06965`` → ``1811.06965``)."""
+    m = re.fullmatch(r"arxiv-(\d{4})-(\d{4,5})", slug)
+    return f"{m[1]}.{m[2]}" if m else None
+
+
+def slug_from_path(path: str, prefix: str) -> str | None:
+    """``/paper/<slug>`` → ``<slug>``; None when the path is not of that form."""
+    if not path.startswith(prefix):
+        return None
+    slug = path[len(prefix) :].strip("/")
+    return slug if slug and "/" not in slug else None
+
+
+def entry_slug(name: str) -> str:
+    """The address of a code entry that no code-entry document named.
+
+    ``forward_step_func`` → ``forward-step-func`` (the site's own form). Names that
+    form cannot give back (``__init__``, ``Forward``) get a short hash so that two
+    names never share an address, whatever order they were loaded in.
+    """
+    base = slugify(name.replace("_", "-")) or "entry"
+    if base.replace("-", "_") == name:
+        return base
+    return f"{base}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+def leaderboard_slug(task_slug: str, dataset_name: str) -> str:
+    return f"{task_slug}-on-{slugify(dataset_name) or 'dataset'}"
+
+
+@dataclass(frozen=True)
+class RepoRef:
+    host: str
+    owner: str
+    name: str
+    sub_path: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.host}/{self.owner}/{self.name}".lower()
+
+
+_REPO_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
+
+
+def parse_repo(value: str) -> RepoRef | None:
+    """A repository from ``owner/name`` or an http(s) URL, or None if it names none.
+
+    ``https://github.com/PaddlePaddle/FleetX/tree/develop/examples/pipeline`` is
+    FleetX plus the sub-path ``tree/develop/examples/pipeline``; ``.git`` endings and
+    ``%20`` are undone; the host defaults to github.com for the bare form.
+    """
+    value = value.strip()
+    if "://" in value:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return None
+        host = parts.hostname.lower().removeprefix("www.")
+        segments = [unquote(s).strip() for s in parts.path.split("/") if s.strip()]
+    else:
+        host = "github.com"
+        segments = [s.strip() for s in value.split("/") if s.strip()]
+    if len(segments) < 2:
+        return None
+    owner, name = segments[0], segments[1].removesuffix(".git")
+    if not (_REPO_NAME.match(owner) and _REPO_NAME.match(name)):
+        return None
+    return RepoRef(host=host, owner=owner, name=name, sub_path="/".join(segments[2:]))

@@ -1,0 +1,580 @@
+"""Checking one snapshot document and turning it into rows for the staging tables.
+
+Nothing here touches the database. A document either becomes a :class:`Parsed`
+(rows per staging table, plus warnings) or raises :class:`SnapshotError` naming the
+file, the JSON path of the field and what was expected.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from catalogue import identities
+from catalogue.loader.documents import RawDocument, SnapshotError
+from catalogue.models import DocumentKind, RepoKind, Status, TitleSource
+
+_BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
+_SHA16 = re.compile(r"^[0-9a-f]{16}$")
+MAX_INT = 2**31 - 1
+NO_READ_AT = "0000-00-00T00:00:00.000000Z"
+
+
+@dataclass
+class Parsed:
+    url: str
+    kind: str
+    stamp: str
+    rows: dict[str, list[dict]] = field(default_factory=lambda: defaultdict(list))
+    warnings: list[str] = field(default_factory=list)
+
+
+class Fields:
+    """Typed access to a JSON object, raising errors that carry the field's JSON path."""
+
+    def __init__(self, file: str, value: object, path: str = ""):
+        self.file, self.path = file, path
+        if not isinstance(value, dict):
+            self.fail("", f"expected an object, got {_type(value)}")
+        self.value: dict = value
+
+    def at(self, key: str | int) -> str:
+        if isinstance(key, int):
+            return f"{self.path}[{key}]"
+        return f"{self.path}.{key}" if self.path else key
+
+    def fail(self, key, message):
+        raise SnapshotError(self.file, self.at(key) if key != "" else self.path, message)
+
+    def obj(self, key, required=False) -> "Fields | None":
+        value = self._get(key, required)
+        return None if value is None else Fields(self.file, value, self.at(key))
+
+    def objects(self, key) -> list["Fields"]:
+        items = self.list(key)
+        return [Fields(self.file, item, f"{self.at(key)}[{i}]") for i, item in enumerate(items)]
+
+    def list(self, key, required=False) -> list:
+        value = self._get(key, required)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.fail(key, f"expected a list, got {_type(value)}")
+        return value
+
+    def str(self, key, required=False, max_length=None, blank=True) -> str | None:
+        value = self._get(key, required)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.fail(key, f"expected a string, got {_type(value)}")
+        value = check_text(self, key, value)
+        if not blank and not value.strip():
+            self.fail(key, "must not be empty")
+        if max_length and len(value) > max_length:
+            self.fail(key, f"longer than {max_length} characters ({len(value)})")
+        return value
+
+    def choice(self, key, choices, required=False) -> str | None:
+        value = self.str(key, required)
+        if value is not None and value not in choices.values:
+            self.fail(key, f"{value!r} is not one of {', '.join(choices.values)}")
+        return value
+
+    def flag(self, key) -> bool | None:
+        """A flag as the archive writes them: true/false, 0/1, or null."""
+        value = self._get(key, False)
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        self.fail(key, f"expected true, false, 0, 1 or null, got {value!r}")
+
+    def int(self, key, required=False) -> int | None:
+        value = self._get(key, required)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"expected a whole number, got {_type(value)}")
+        if not 0 <= value <= MAX_INT:
+            self.fail(key, f"expected a whole number from 0 to {MAX_INT}, got {value}")
+        return value
+
+    def date(self, key) -> dt.date | None:
+        value = self.str(key)
+        if value is None or value == "":
+            return None
+        try:
+            return dt.date.fromisoformat(value[:10]) if len(value) >= 10 else _bad()
+        except ValueError:
+            self.fail(key, f"expected an ISO date (YYYY-MM-DD), got {value!r}")
+
+    def datetime(self, key) -> dt.datetime | None:
+        value = self.str(key)
+        if value is None or value == "":
+            return None
+        try:
+            parsed = dt.datetime.fromisoformat(value)
+        except ValueError:
+            self.fail(key, f"expected an ISO date-time, got {value!r}")
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=dt.UTC)
+        return parsed.astimezone(dt.UTC)
+
+    def url(self, key, required=False) -> str | None:
+        value = self.str(key, required, max_length=1000)
+        if value is None or value == "":
+            return value
+        if not re.match(r"^https?://[^\s/]+", value, re.IGNORECASE):
+            self.fail(key, f"expected an http(s) URL, got {value[:80]!r}")
+        return value
+
+    def json(self, key):
+        value = self._get(key, False)
+        return None if value is None else json.dumps(value)
+
+    def _get(self, key, required):
+        if key not in self.value or self.value[key] is None:
+            if required:
+                self.fail(key, "is required")
+            return None
+        return self.value[key]
+
+
+def _bad():
+    raise ValueError
+
+
+def _type(value) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "null" if value is None else f"a {type(value).__name__}"
+    )
+
+
+def check_text(fields: Fields, key, value: str) -> str:
+    if m := _BAD_CHARS.search(value):
+        what = "a NUL character" if m[0] == "\x00" else "an unpaired surrogate"
+        fields.fail(key, f"holds {what} at position {m.start()}")
+    return value
+
+
+def make_stamp(read_at: dt.datetime | None, sha256: str) -> str:
+    """The order of document versions: newest ``read_at`` first, content hash to break ties."""
+    when = read_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if read_at else NO_READ_AT
+    return f"{when}|{sha256[:16]}"
+
+
+def parse(raw: RawDocument) -> Parsed:
+    doc = Fields(raw.name, raw.value)
+    url = doc.str("url", required=True, max_length=500)
+    if slug := identities.slug_from_path(url, "/paper/"):
+        return _parse_paper(doc, raw, url, slug)
+    if slug := identities.slug_from_path(url, "/code/"):
+        return _parse_code_entry(doc, raw, url, slug)
+    doc.fail("url", f"{url!r} is neither /paper/<slug> nor /code/<slug>: unknown document kind")
+
+
+def _document_row(doc: Fields, raw: RawDocument, url, kind, read_at, stamp) -> dict:
+    return {
+        "url": url,
+        "kind": kind,
+        "sha256": raw.sha256,
+        "file_name": raw.name,
+        "read_at": read_at,
+        "source": doc.json("source"),
+        "about": doc.json("about"),
+        "stamp": stamp,
+    }
+
+
+def _paper_key(arxiv_id: str | None, slug: str) -> str:
+    return arxiv_id or f"slug:{slug}"
+
+
+def _arxiv(fields: Fields, key="arxiv_id") -> str | None:
+    value = fields.str(key)
+    if value is None or value.strip() == "":
+        return None
+    normalized = identities.normalize_arxiv_id(value)
+    if normalized is None:
+        fields.fail(key, f"{value!r} is not an arXiv id (such as 1811.06965 or cs/9301114)")
+    return normalized
+
+
+def _sample_common(s: Fields) -> dict:
+    repo = s.str("repo")
+    repo_ref = None
+    if repo:
+        repo_ref = identities.parse_repo(repo)
+        if repo_ref is None:
+            s.fail("repo", f"expected owner/name or a repository URL, got {repo[:80]!r}")
+    sha = s.str("code_sha256_prefix", required=True)
+    if not _SHA16.match(sha):
+        s.fail("code_sha256_prefix", f"expected 16 lower-case hex digits, got {sha[:40]!r}")
+    return {
+        "sha": sha,
+        "repo_ref": repo_ref,
+        "path": (s.str("path", max_length=1000) or ""),
+        "file_url": s.url("file_url"),
+        "status": s.choice("status", Status, required=True),
+        "verification_level": s.int("verification_level") or 0,
+        "contract_check": s.str("contract_check", max_length=100),
+        "metamorphic_tier": s.str("metamorphic_tier", max_length=100),
+        "behaviour_fingerprint": bool(s.flag("behaviour_fingerprint")),
+        "licence": s.str("licence", max_length=100),
+        "inline_ok": bool(s.flag("inline_ok")),
+    }
+
+
+def _add_repo(out: Parsed, ref: identities.RepoRef, stamp: str, reach: Fields | None = None):
+    out.rows["repo"].append(
+        {
+            "key": ref.key,
+            "host": ref.host,
+            "owner": ref.owner,
+            "name": ref.name,
+            # A repository named only by a sample says nothing of its reach: rank it
+            # below one whose reach a document states.
+            "reach_status": (reach.str("status", max_length=50) or "") if reach else None,
+            "spdx": (reach.str("spdx", max_length=100) or "") if reach else None,
+            "stamp": ("1|" if reach else "0|") + stamp,
+        }
+    )
+
+
+def _add_sample(out: Parsed, pkey, entry_name, common: dict, stamp, view, extra=None):
+    ref = common["repo_ref"]
+    if ref:
+        _add_repo(out, ref, stamp)
+    out.rows["body"].append({"sha": common["sha"]})
+    extra = extra or {}
+    out.rows["sample"].append(
+        {
+            "pkey": pkey,
+            "sha": common["sha"],
+            "entry_name": entry_name,
+            "repo_key": ref.key if ref else None,
+            "path": common["path"],
+            "file_url": common["file_url"],
+            "status": common["status"],
+            "verification_level": common["verification_level"],
+            "contract_check": common["contract_check"],
+            "metamorphic_tier": common["metamorphic_tier"],
+            "behaviour_fingerprint": common["behaviour_fingerprint"],
+            "licence": common["licence"],
+            "inline_ok": common["inline_ok"],
+            "view": view,
+            "repo_kind": extra.get("repo_kind"),
+            "link_basis": extra.get("link_basis"),
+            "language": extra.get("language"),
+            "stamp": stamp,
+            "doc_url": out.url,
+        }
+    )
+
+
+# --- code-entry documents -------------------------------------------------------------
+
+
+def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
+    read_at = doc.datetime("read_at")
+    stamp = make_stamp(read_at, raw.sha256)
+    out = Parsed(url=url, kind=DocumentKind.CODE_ENTRY, stamp=stamp)
+    out.rows["document"].append(_document_row(doc, raw, url, DocumentKind.CODE_ENTRY, read_at, stamp))
+    entry = doc.str("entry", required=True, max_length=500, blank=False)
+    out.rows["entry"].append(
+        {"name": entry, "slug": slug, "claim": doc.str("claim") or "", "stamp": "1|" + stamp, "doc_url": url}
+    )
+    places = []
+    for s in doc.objects("samples"):
+        arxiv_id = _arxiv(s)
+        paper_path = s.str("paper", max_length=400)
+        paper_slug = identities.slug_from_path(paper_path, "/paper/") if paper_path else None
+        if paper_path and paper_slug is None:
+            s.fail("paper", f"expected /paper/<slug>, got {paper_path[:80]!r}")
+        if not paper_slug:
+            if not arxiv_id:
+                s.fail("paper", "is required when arxiv_id is missing")
+            paper_slug = identities.arxiv_slug(arxiv_id)
+        pkey = _paper_key(arxiv_id, paper_slug)
+        title = s.str("title")
+        out.rows["paper"].append(
+            {
+                "pkey": pkey,
+                "arxiv_id": arxiv_id,
+                "slug": paper_slug,
+                "view": "code",
+                "stamp": stamp,
+                "title": title.strip() if title is not None else None,
+                "title_source": s.choice("title_source", TitleSource),
+                "date": s.date("date"),
+                "doc_url": url,
+            }
+        )
+        common = _sample_common(s)
+        _add_sample(out, pkey, entry, common, stamp, "code")
+        places.append((pkey, common))
+    _check_entry_figures(doc, out, places)
+    return out
+
+
+def _check_entry_figures(doc: Fields, out: Parsed, places):
+    """Warn where the document's stated figures disagree with its own rows."""
+    bodies = {c["sha"] for _, c in places}
+    by_status = {s.value: len({c["sha"] for _, c in places if c["status"] == s}) for s in Status}
+    computed = {
+        "n_places": len(places),
+        "n_places_pointer_only": sum(1 for _, c in places if not c["inline_ok"]),
+        "n_samples": len(bodies),
+        "n_samples_ran": sum(v for k, v in by_status.items() if k != Status.UNVERIFIED),
+        "n_papers": len({p for p, _ in places}),
+        "n_papers_ran": len({p for p, c in places if c["status"] != Status.UNVERIFIED}),
+        "n_samples_fingerprinted": len({c["sha"] for _, c in places if c["behaviour_fingerprint"]}),
+    }
+    for name, value in computed.items():
+        stated = doc.value.get(name)
+        if stated is not None and stated != value:
+            out.warnings.append(f"{doc.file}: {name}: document states {stated!r}, its rows give {value}")
+    stated_by_status = doc.value.get("by_status")
+    if isinstance(stated_by_status, dict):
+        for status, value in by_status.items():
+            if stated_by_status.get(status, 0) != value:
+                out.warnings.append(
+                    f"{doc.file}: by_status.{status}: document states "
+                    f"{stated_by_status.get(status, 0)!r}, its rows give {value}"
+                )
+
+
+# --- paper documents ------------------------------------------------------------------
+
+
+def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
+    syn = doc.obj("syntology")
+    read_at = syn.datetime("read_at") if syn else None
+    stamp = make_stamp(read_at, raw.sha256)
+    out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp)
+    out.rows["document"].append(_document_row(doc, raw, url, DocumentKind.PAPER, read_at, stamp))
+    arxiv_id = _arxiv(doc)
+    pkey = _paper_key(arxiv_id, slug)
+    title = doc.str("title")
+    links = None
+    if syn:
+        links = {k: syn.value[k] for k in ("syntology_url", "atlas_url", "mcp", "developers") if k in syn.value}
+        for k in ("syntology_url", "atlas_url", "developers"):
+            syn.url(k)
+    out.rows["paper"].append(
+        {
+            "pkey": pkey,
+            "arxiv_id": arxiv_id,
+            "slug": slug,
+            "view": "paper",
+            "stamp": stamp,
+            "title": title.strip() if title is not None else None,
+            # A paper document's title is the archive's (its ``source`` is the archive).
+            "title_source": TitleSource.ARCHIVE if title is not None else None,
+            "date": doc.date("date"),
+            "proceeding": doc.str("proceeding", max_length=500) or "",
+            "abstract": doc.str("abstract") or "",
+            "url_abs": doc.url("url_abs") or "",
+            "url_pdf": doc.url("url_pdf") or "",
+            "source": doc.json("source"),
+            "syntology_read_at": read_at,
+            "syntology_claim": (syn.str("claim") or "") if syn else "",
+            "syntology_links": json.dumps(links) if links else None,
+            "arxiv_metadata": doc.json("arxiv_metadata"),
+            "syntology_extracted_results": doc.json("syntology_extracted_results"),
+            "doc_url": url,
+        }
+    )
+    for i, name in enumerate(doc.list("authors")):
+        if not isinstance(name, str):
+            doc.fail("authors", f"item {i}: expected a string, got {_type(name)}")
+        check_text(doc, f"authors[{i}]", name)
+        out.rows["author"].append({"pkey": pkey, "stamp": stamp, "position": i, "name": name.strip()[:500]})
+    _parse_tasks_methods(doc, out, pkey, stamp)
+    _parse_code_links(doc, out, pkey, stamp)
+    _parse_results(doc, out, pkey, stamp)
+    if syn:
+        _parse_syntology(syn, out, pkey, stamp)
+    return out
+
+
+def _name_rank(name: str, slug: str) -> str:
+    """A name that is more than its slug again ('Image Classification') ranks first."""
+    return "0|" if name.strip().lower().replace(" ", "-") == slug else "1|"
+
+
+def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
+    for t in doc.objects("tasks"):
+        tslug = t.str("task_slug", required=True, max_length=300, blank=False)
+        name = t.str("task_name", max_length=500) or tslug
+        out.rows["task"].append({"slug": tslug, "name": name, "stamp": _name_rank(name, tslug) + stamp})
+        out.rows["paper_task"].append({"pkey": pkey, "stamp": stamp, "slug": tslug})
+    for key, slug_key, name_key, introduced in (
+        ("methods", "method_slug", "method_name", False),
+        ("methods_introduced", "slug", "name", True),
+    ):
+        for m in doc.objects(key):
+            mslug = m.str(slug_key, required=True, max_length=300, blank=False)
+            name = m.str(name_key, max_length=500) or mslug
+            out.rows["method"].append(
+                {
+                    "slug": mslug,
+                    "name": name,
+                    "full_name": m.str("full_name", max_length=1000),
+                    "stamp": _name_rank(name, mslug) + stamp,
+                }
+            )
+            out.rows["paper_method"].append(
+                {"pkey": pkey, "stamp": stamp, "slug": mslug, "introduced": introduced}
+            )
+    for i, item in enumerate(doc.list("datasets_introduced")):
+        if isinstance(item, dict):
+            name = Fields(doc.file, item, f"datasets_introduced[{i}]").str("name", required=True, max_length=500)
+        elif isinstance(item, str):
+            name = check_text(doc, f"datasets_introduced[{i}]", item)
+        else:
+            doc.fail(f"datasets_introduced[{i}]", "expected a string or an object with a name")
+        out.rows["dataset"].append({"name": name})
+        out.rows["paper_dataset"].append({"pkey": pkey, "stamp": stamp, "name": name})
+
+
+def _parse_code_links(doc: Fields, out: Parsed, pkey, stamp):
+    for link in doc.objects("code_links"):
+        repo_url = link.url("repo_url", required=True)
+        ref = identities.parse_repo(repo_url)
+        if ref is None:
+            link.fail("repo_url", f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
+        _add_repo(out, ref, stamp, link.obj("reach"))
+        out.rows["code_link"].append(
+            {
+                "pkey": pkey,
+                "repo_key": ref.key,
+                "sub_path": ref.sub_path,
+                "repo_url": repo_url,
+                "is_official": link.flag("is_official"),
+                "mentioned_in_paper": link.flag("mentioned_in_paper"),
+                "mentioned_in_github": link.flag("mentioned_in_github"),
+                "framework": link.str("framework", max_length=100) or "",
+                "stamp": stamp,
+                "doc_url": out.url,
+            }
+        )
+
+
+def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
+    task_slugs = {
+        (t.get("task_name") or "").strip().lower(): t.get("task_slug")
+        for t in doc.value.get("tasks") or []
+        if isinstance(t, dict)
+    }
+    for r in doc.objects("results"):
+        task_name = r.str("task", required=True, max_length=500, blank=False)
+        dataset = r.str("dataset", required=True, max_length=500, blank=False)
+        model = r.str("model", max_length=500) or ""
+        board_path = r.str("leaderboard", max_length=600)
+        board_slug = identities.slug_from_path(board_path, "/sota/") if board_path else None
+        if board_path and board_slug is None:
+            r.fail("leaderboard", f"expected /sota/<slug>, got {board_path[:80]!r}")
+        task_slug = task_slugs.get(task_name.lower())
+        if not task_slug and board_slug and "-on-" in board_slug:
+            task_slug = board_slug.split("-on-", 1)[0]
+        task_slug = task_slug or identities.slugify(task_name) or "task"
+        out.rows["task"].append({"slug": task_slug, "name": task_name, "stamp": _name_rank(task_name, task_slug) + stamp})
+        out.rows["dataset"].append({"name": dataset})
+        out.rows["leaderboard"].append(
+            {
+                "task_slug": task_slug,
+                "dataset": dataset,
+                "slug": board_slug or identities.leaderboard_slug(task_slug, dataset),
+                "stamp": ("1|" if board_slug else "0|") + stamp,
+            }
+        )
+        metrics = r.obj("metrics")
+        if metrics:
+            for name, value in metrics.value.items():
+                if value is not None and not isinstance(value, (str, int, float)) or isinstance(value, bool):
+                    metrics.fail(name, f"expected a string or number, got {_type(value)}")
+                if isinstance(value, str):
+                    check_text(metrics, name, value)
+        out.rows["result"].append(
+            {
+                "pkey": pkey,
+                "task_slug": task_slug,
+                "dataset": dataset,
+                "model": model,
+                "rank_in_archive_order": r.int("rank_in_archive_order"),
+                "of": r.int("of"),
+                "metrics": json.dumps({str(k): (v if isinstance(v, str) or v is None else str(v)) for k, v in metrics.value.items()}) if metrics else "{}",
+                "uses_additional_data": r.flag("uses_additional_data"),
+                "stamp": stamp,
+                "doc_url": out.url,
+            }
+        )
+
+
+def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
+    for repo in syn.objects("repos"):
+        repo_url = repo.url("url", required=True)
+        ref = identities.parse_repo(repo_url)
+        if ref is None:
+            repo.fail("url", f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
+        _add_repo(out, ref, stamp, repo.obj("reach"))
+        out.rows["harvested_repo"].append(
+            {
+                "pkey": pkey,
+                "repo_key": ref.key,
+                "sub_path": ref.sub_path,
+                "provenance": repo.str("provenance", max_length=300) or "",
+                "stamp": stamp,
+                "doc_url": out.url,
+            }
+        )
+    samples = []
+    for s in syn.objects("samples"):
+        entry = s.str("entry", required=True, max_length=500, blank=False)
+        common = _sample_common(s)
+        extra = {
+            "repo_kind": s.choice("repo_kind", RepoKind),
+            "link_basis": s.str("link_basis", max_length=100) or "",
+            "language": s.str("language", max_length=50) or "",
+        }
+        _add_sample(out, pkey, entry, common, stamp, "paper", extra)
+        out.rows["entry"].append(
+            {"name": entry, "slug": identities.entry_slug(entry), "claim": None, "stamp": "0|" + stamp, "doc_url": None}
+        )
+        samples.append((common, extra))
+    _check_paper_figures(syn, out, samples)
+
+
+def _check_paper_figures(syn: Fields, out: Parsed, samples):
+    bodies_by_status: dict[str, set] = defaultdict(set)
+    kinds: dict[str, dict] = defaultdict(lambda: {"samples": set(), "ran": set(), "repositories": set()})
+    for common, extra in samples:
+        bodies_by_status[common["status"]].add(common["sha"])
+        kind = kinds[extra["repo_kind"] or "unknown"]
+        kind["samples"].add(common["sha"])
+        if common["status"] != Status.UNVERIFIED:
+            kind["ran"].add(common["sha"])
+        if common["repo_ref"]:
+            kind["repositories"].add(common["repo_ref"].key)
+    summary = {s: len(b) for s, b in bodies_by_status.items() if b}
+    stated = syn.value.get("summary")
+    if isinstance(stated, dict) and stated != summary:
+        out.warnings.append(f"{syn.file}: syntology.summary: document states {stated!r}, its rows give {summary!r}")
+    by_kind = {k: {n: len(v) for n, v in d.items()} for k, d in kinds.items()}
+    stated = syn.value.get("by_repo_kind")
+    if isinstance(stated, dict) and stated != by_kind:
+        out.warnings.append(
+            f"{syn.file}: syntology.by_repo_kind: document states {stated!r}, its rows give {by_kind!r}"
+        )
+    pointer_only = len({c["sha"] for c, _ in samples if not c["inline_ok"]})
+    stated = syn.value.get("n_pointer_only_for_licence")
+    if stated is not None and stated != pointer_only:
+        out.warnings.append(
+            f"{syn.file}: syntology.n_pointer_only_for_licence: document states {stated!r}, "
+            f"its rows give {pointer_only}"
+        )
