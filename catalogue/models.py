@@ -207,9 +207,7 @@ class Author(models.Model):
 
     class Meta:
         ordering = ["paper", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["paper", "position"], name="author_unique_position")
-        ]
+        constraints = [models.UniqueConstraint(fields=["paper", "position"], name="author_unique_position")]
         indexes = [models.Index(fields=["name"])]
 
     def __str__(self):
@@ -309,6 +307,9 @@ class Repo(Harvested):
     def __str__(self):
         return self.full_name
 
+    def get_absolute_url(self):
+        return reverse("repo", args=[self.owner, self.name])
+
     @property
     def full_name(self) -> str:
         return f"{self.owner}/{self.name}"
@@ -316,9 +317,6 @@ class Repo(Harvested):
     @property
     def url(self) -> str:
         return f"https://{self.host}/{self.owner}/{self.name}"
-
-    def get_absolute_url(self):
-        return reverse("repo", args=[self.owner, self.name])
 
 
 class CodeLink(Harvested):
@@ -334,9 +332,7 @@ class CodeLink(Harvested):
     framework = models.CharField(max_length=100, blank=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["paper", "repo", "sub_path"], name="codelink_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["paper", "repo", "sub_path"], name="codelink_unique")]
 
     def __str__(self):
         return self.repo_url
@@ -354,6 +350,9 @@ class HarvestedRepo(Harvested):
         constraints = [
             models.UniqueConstraint(fields=["paper", "repo", "sub_path"], name="harvestedrepo_unique")
         ]
+
+    def __str__(self):
+        return f"{self.repo} for {self.paper}"
 
 
 class CodeEntry(Harvested):

@@ -84,9 +84,14 @@ def load_paths(
                 stage = staging.Staging()
                 stage.create()
                 # 64-bit prefixes keep this set small at archive size (~40 MB for 600,000 files).
-                known = set() if force else {
-                    int(sha[:16], 16) for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
-                }
+                known = (
+                    set()
+                    if force
+                    else {
+                        int(sha[:16], 16)
+                        for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
+                    }
+                )
                 for i, path in enumerate(files, 1):
                     outcome = _stage_file(path, common_root, stage, known, keep_going, result)
                     result.files.append(outcome)
@@ -125,8 +130,12 @@ def _stage_file(path, root, stage, known, keep_going, result) -> FileOutcome:
     except SnapshotError as exc:
         if not keep_going:
             raise
-        return FileOutcome(path=raw.name if raw else str(path), sha256=raw.sha256 if raw else "",
-                           status="skipped", error=str(exc))
+        return FileOutcome(
+            path=raw.name if raw else str(path),
+            sha256=raw.sha256 if raw else "",
+            status="skipped",
+            error=str(exc),
+        )
     stage.add(parsed.rows)
     result.warnings.extend(parsed.warnings)
     outcome.url, outcome.status = parsed.url, "loaded"

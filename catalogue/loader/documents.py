@@ -36,9 +36,7 @@ def discover(paths: list[str | Path]) -> list[Path]:
         if not path.exists():
             raise SnapshotError(str(path), "", "no such file or directory")
         if path.is_dir():
-            inside = sorted(
-                p for p in path.rglob("*") if p.is_file() and p.name.endswith(SUFFIXES)
-            )
+            inside = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(SUFFIXES))
             if not inside:
                 raise SnapshotError(str(path), "", "directory holds no .json or .json.gz file")
             found.extend(inside)
@@ -88,9 +86,7 @@ def read(path: Path, display_root: Path | None = None) -> RawDocument:
     except UnicodeDecodeError as exc:
         raise SnapshotError(name, "", f"not UTF-8 text (byte {exc.start})") from None
     try:
-        value = json.loads(
-            text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants
-        )
+        value = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
         raise SnapshotError(
             name, "", f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"

@@ -23,20 +23,20 @@ def distinct(a: str, b: str) -> str:
     return f"{a} {op} {b}"
 
 
-def execute(sql: str, params=()) -> int:
+def execute(sql: str, params=None) -> int:
     with connection.cursor() as cur:
         cur.execute(sql, params)
         return cur.rowcount
 
 
-def scalar(sql: str, params=()):
+def scalar(sql: str, params=None):
     with connection.cursor() as cur:
         cur.execute(sql, params)
         row = cur.fetchone()
         return row[0] if row else None
 
 
-def rows(sql: str, params=()):
+def rows(sql: str, params=None):
     with connection.cursor() as cur:
         cur.execute(sql, params)
         return cur.fetchall()
@@ -90,13 +90,15 @@ class Report:
             setattr(total, k, getattr(total, k) + getattr(counts, k))
 
 
-def upsert(w: str, table: str, keys: dict[str, str], groups: list[Group], extra_insert: dict | None = None) -> Counts:
+def upsert(
+    w: str, table: str, keys: dict[str, str], groups: list[Group], extra_insert: dict | None = None
+) -> Counts:
     """Merge winners table ``w`` into ``table``; ``keys`` maps target key columns to ``w`` columns."""
     key_match = " AND ".join(f"t.{col} = {w}.{expr}" for col, expr in keys.items())
     execute(f"UPDATE {w} SET target_id = (SELECT t.id FROM {table} t WHERE {key_match})")
     execute(f"UPDATE {w} SET created = 1 WHERE target_id IS NULL")
 
-    insert_cols = dict((col, f"w.{expr}") for col, expr in keys.items())
+    insert_cols = {col: f"w.{expr}" for col, expr in keys.items()}
     for group in groups:
         insert_cols[group.stamp] = f"COALESCE(w.{group.stamp}, '')"
         insert_cols.update(group.columns)
@@ -120,7 +122,9 @@ def upsert(w: str, table: str, keys: dict[str, str], groups: list[Group], extra_
                 f"UPDATE {w} AS w SET applied = 1 FROM {table} t "
                 f"WHERE t.id = w.target_id AND w.{group.stamp} > t.{group.stamp}"
             )
-        sets = ", ".join([f"{col} = {expr}" for col, expr in group.columns.items()] + [f"{group.stamp} = w.{group.stamp}"])
+        sets = ", ".join(
+            [f"{col} = {expr}" for col, expr in group.columns.items()] + [f"{group.stamp} = w.{group.stamp}"]
+        )
         execute(
             f"UPDATE {table} AS t SET {sets} FROM {w} w WHERE t.id = w.target_id AND w.created = 0 "
             f"AND {newer} AND ({differs} OR w.{group.stamp} > t.{group.stamp})"
@@ -163,7 +167,11 @@ def _documents(load_run_id) -> Counts:
         "w_document",
         "catalogue_sourcedocument",
         {"url": "url"},
-        [Group("stamp", {c: f"w.{c}" for c in ("kind", "sha256", "file_name", "read_at", "source", "about")})],
+        [
+            Group(
+                "stamp", {c: f"w.{c}" for c in ("kind", "sha256", "file_name", "read_at", "source", "about")}
+            )
+        ],
         extra_insert={"last_load_id": str(int(load_run_id)) if load_run_id else "NULL"},
     )
 
@@ -174,11 +182,19 @@ def _repos() -> Counts:
         "w_repo",
         "catalogue_repo",
         {"key": "key"},
-        [Group("stamp", {
-            "host": "w.host", "owner": "w.owner", "name": "w.name",
-            "reach_status": "COALESCE(w.reach_status, '')", "spdx": "COALESCE(w.spdx, '')",
-            "document_id": "NULL",
-        })],
+        [
+            Group(
+                "stamp",
+                {
+                    "host": "w.host",
+                    "owner": "w.owner",
+                    "name": "w.name",
+                    "reach_status": "COALESCE(w.reach_status, '')",
+                    "spdx": "COALESCE(w.spdx, '')",
+                    "document_id": "NULL",
+                },
+            )
+        ],
     )
 
 
@@ -205,20 +221,25 @@ def _entries() -> Counts:
         "UPDATE w_entry SET claim = (SELECT s.claim FROM stg_entry s WHERE s.name = w_entry.name "
         "AND s.claim IS NOT NULL ORDER BY s.stamp DESC LIMIT 1) WHERE claim IS NULL"
     )
-    clash = rows(
-        "SELECT slug, MIN(name), MAX(name) FROM w_entry GROUP BY slug HAVING COUNT(*) > 1"
-    ) or rows(
+    clash = rows("SELECT slug, MIN(name), MAX(name) FROM w_entry GROUP BY slug HAVING COUNT(*) > 1") or rows(
         "SELECT w.slug, w.name, e.name FROM w_entry w JOIN catalogue_codeentry e ON e.slug = w.slug "
         "AND e.name <> w.name"
     )
     if clash:
         slug, a, b = clash[0]
-        raise SnapshotError("(snapshot)", "entry", f"code entries {a!r} and {b!r} both claim the address /code/{slug}")
+        raise SnapshotError(
+            "(snapshot)", "entry", f"code entries {a!r} and {b!r} both claim the address /code/{slug}"
+        )
     return upsert(
         "w_entry",
         "catalogue_codeentry",
         {"name": "name"},
-        [Group("stamp", {"slug": "w.slug", "claim": "COALESCE(w.claim, '')", "document_id": doc_id("w.doc_url")})],
+        [
+            Group(
+                "stamp",
+                {"slug": "w.slug", "claim": "COALESCE(w.claim, '')", "document_id": doc_id("w.doc_url")},
+            )
+        ],
     )
 
 
@@ -245,13 +266,23 @@ def _leaderboards() -> Counts:
 
 
 PAPER_DOC_COLUMNS = (
-    "proceeding", "abstract", "url_abs", "url_pdf", "source", "syntology_read_at", "syntology_claim",
-    "syntology_links", "arxiv_metadata", "syntology_extracted_results",
+    "proceeding",
+    "abstract",
+    "url_abs",
+    "url_pdf",
+    "source",
+    "syntology_read_at",
+    "syntology_claim",
+    "syntology_links",
+    "arxiv_metadata",
+    "syntology_extracted_results",
 )
 
 
 def _papers() -> Counts:
-    clash = rows("SELECT slug, MIN(pkey), MAX(pkey) FROM stg_paper GROUP BY slug HAVING COUNT(DISTINCT pkey) > 1")
+    clash = rows(
+        "SELECT slug, MIN(pkey), MAX(pkey) FROM stg_paper GROUP BY slug HAVING COUNT(DISTINCT pkey) > 1"
+    )
     if clash:
         slug, a, b = clash[0]
         raise SnapshotError("(snapshot)", "paper", f"/paper/{slug} is given to two papers ({a} and {b})")
@@ -282,7 +313,9 @@ def _papers() -> Counts:
     if clash:
         slug, old, new = clash[0]
         raise SnapshotError(
-            "(snapshot)", "paper", f"/paper/{slug} already names paper {old or slug}; it cannot also name {new or slug}"
+            "(snapshot)",
+            "paper",
+            f"/paper/{slug} already names paper {old or slug}; it cannot also name {new or slug}",
         )
     counts = _upsert_resolved_papers()
     _paper_slugs()
@@ -294,10 +327,15 @@ _SLUG_ORDER = "CASE WHEN slug LIKE 'arxiv-%' THEN 1 ELSE 0 END, stamp DESC, slug
 
 
 def _upsert_resolved_papers() -> Counts:
-    title_group = Group("stamp", {
-        "title": "COALESCE(w.title, '')", "title_source": "w.title_source", "date": "w.date",
-        "document_id": doc_id("w.doc_url"),
-    })
+    title_group = Group(
+        "stamp",
+        {
+            "title": "COALESCE(w.title, '')",
+            "title_source": "w.title_source",
+            "date": "w.date",
+            "document_id": doc_id("w.doc_url"),
+        },
+    )
     doc_columns = {c: f"w.{c}" for c in PAPER_DOC_COLUMNS}
     for c in ("proceeding", "abstract", "url_abs", "url_pdf", "syntology_claim"):
         doc_columns[c] = f"COALESCE(w.{c}, '')"
@@ -314,7 +352,8 @@ def _upsert_resolved_papers() -> Counts:
         "FROM w_paper w WHERE w.created = 1"
     )
     execute(
-        "UPDATE w_paper SET target_id = (SELECT p.id FROM catalogue_paper p WHERE p.slug = w_paper.best_slug), "
+        "UPDATE w_paper SET "
+        "target_id = (SELECT p.id FROM catalogue_paper p WHERE p.slug = w_paper.best_slug), "
         "applied = CASE WHEN paper_stamp IS NULL THEN 0 ELSE 1 END WHERE created = 1"
     )
     execute(
@@ -333,9 +372,12 @@ def _upsert_resolved_papers() -> Counts:
             "UPDATE w_paper AS w SET changed = 1 FROM catalogue_paper t "
             f"WHERE t.id = w.target_id AND w.created = 0 AND {newer} AND ({differs})"
         )
-        sets = ", ".join([f"{c} = {e}" for c, e in group.columns.items()] + [f"{group.stamp} = w.{group.stamp}"])
+        sets = ", ".join(
+            [f"{c} = {e}" for c, e in group.columns.items()] + [f"{group.stamp} = w.{group.stamp}"]
+        )
         execute(
-            f"UPDATE catalogue_paper AS t SET {sets} FROM w_paper w WHERE t.id = w.target_id AND w.created = 0 "
+            f"UPDATE catalogue_paper AS t SET {sets} FROM w_paper w "
+            "WHERE t.id = w.target_id AND w.created = 0 "
             f"AND {newer} AND ({differs} OR w.{group.stamp} > t.{group.stamp})"
         )
     matched = scalar("SELECT COUNT(*) FROM w_paper WHERE created = 0")
@@ -361,7 +403,7 @@ def _paper_slugs():
         "CASE WHEN ps.slug LIKE 'arxiv-%' THEN 1 ELSE 0 END, ps.last_stamp DESC, ps.slug LIMIT 1)"
     )
     # Two steps, so that two papers trading slugs never collide on the unique index.
-    changing = (f"t.id IN (SELECT target_id FROM w_paper) AND {distinct('t.slug', best)}")
+    changing = f"t.id IN (SELECT target_id FROM w_paper) AND {distinct('t.slug', best)}"
     execute(f"UPDATE catalogue_paper AS t SET slug = 'moving:' || CAST(t.id AS TEXT) WHERE {changing}")
     execute(f"UPDATE catalogue_paper AS t SET slug = {best} WHERE t.slug LIKE 'moving:%'")
 
@@ -371,17 +413,30 @@ def _paper_relations():
     applied = "SELECT target_id FROM w_paper WHERE applied = 1"
     winning = "JOIN w_paper w ON w.pkey = s.pkey AND w.paper_stamp = s.stamp AND w.applied = 1"
     for through, column, insert_sql in (
-        ("catalogue_paper_tasks", "task_id",
-         f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_task s {winning} JOIN catalogue_task x ON x.slug = s.slug"),
-        ("catalogue_paper_methods", "method_id",
-         f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_method s {winning} "
-         "JOIN catalogue_method x ON x.slug = s.slug WHERE s.introduced = " + _false()),
-        ("catalogue_paper_methods_introduced", "method_id",
-         f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_method s {winning} "
-         "JOIN catalogue_method x ON x.slug = s.slug WHERE s.introduced = " + _true()),
-        ("catalogue_paper_datasets_introduced", "dataset_id",
-         f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_dataset s {winning} "
-         "JOIN catalogue_dataset x ON x.name = s.name"),
+        (
+            "catalogue_paper_tasks",
+            "task_id",
+            f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_task s {winning} "
+            "JOIN catalogue_task x ON x.slug = s.slug",
+        ),
+        (
+            "catalogue_paper_methods",
+            "method_id",
+            f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_method s {winning} "
+            "JOIN catalogue_method x ON x.slug = s.slug WHERE s.introduced = " + _false(),
+        ),
+        (
+            "catalogue_paper_methods_introduced",
+            "method_id",
+            f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_method s {winning} "
+            "JOIN catalogue_method x ON x.slug = s.slug WHERE s.introduced = " + _true(),
+        ),
+        (
+            "catalogue_paper_datasets_introduced",
+            "dataset_id",
+            f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_dataset s {winning} "
+            "JOIN catalogue_dataset x ON x.name = s.name",
+        ),
     ):
         execute(f"DELETE FROM {through} WHERE paper_id IN ({applied})")
         execute(f"INSERT INTO {through} (paper_id, {column}) {insert_sql}")
@@ -417,13 +472,17 @@ def _paper_owned_links(stage: str) -> Counts:
     )
     temp_table(f"w_{stage}", winners(source, "paper_id, repo_id, sub_path", "*"))
     if stage == "code_link":
-        columns = {c: f"w.{c}" for c in ("repo_url", "is_official", "mentioned_in_paper", "mentioned_in_github")}
+        columns = {
+            c: f"w.{c}" for c in ("repo_url", "is_official", "mentioned_in_paper", "mentioned_in_github")
+        }
         columns["framework"] = "COALESCE(w.framework, '')"
     else:
         columns = {"provenance": "COALESCE(w.provenance, '')"}
     columns["document_id"] = doc_id("w.doc_url")
     counts = upsert(
-        f"w_{stage}", table, {"paper_id": "paper_id", "repo_id": "repo_id", "sub_path": "sub_path"},
+        f"w_{stage}",
+        table,
+        {"paper_id": "paper_id", "repo_id": "repo_id", "sub_path": "sub_path"},
         [Group("stamp", columns)],
     )
     counts.deleted = _delete_stale(table, f"w_{stage}")
@@ -433,7 +492,8 @@ def _paper_owned_links(stage: str) -> Counts:
 def _delete_stale(table: str, w: str) -> int:
     """Rows of a newly applied paper document's paper that the document no longer lists."""
     return execute(
-        f"DELETE FROM {table} WHERE paper_id IN (SELECT target_id FROM w_paper WHERE applied = 1 AND created = 0) "
+        f"DELETE FROM {table} "
+        "WHERE paper_id IN (SELECT target_id FROM w_paper WHERE applied = 1 AND created = 0) "
         f"AND id NOT IN (SELECT target_id FROM {w})"
     )
 
@@ -447,19 +507,36 @@ def _results() -> Counts:
     )
     temp_table("w_result", winners(source, "paper_id, leaderboard_id, model", "*"))
     counts = upsert(
-        "w_result", "catalogue_result", {"paper_id": "paper_id", "leaderboard_id": "leaderboard_id", "model": "model"},
-        [Group("stamp", {
-            "rank_in_archive_order": "w.rank_in_archive_order", "of": "w.of", "metrics": "w.metrics",
-            "uses_additional_data": "w.uses_additional_data", "document_id": doc_id("w.doc_url"),
-        })],
+        "w_result",
+        "catalogue_result",
+        {"paper_id": "paper_id", "leaderboard_id": "leaderboard_id", "model": "model"},
+        [
+            Group(
+                "stamp",
+                {
+                    "rank_in_archive_order": "w.rank_in_archive_order",
+                    "of": "w.of",
+                    "metrics": "w.metrics",
+                    "uses_additional_data": "w.uses_additional_data",
+                    "document_id": doc_id("w.doc_url"),
+                },
+            )
+        ],
     )
     counts.deleted = _delete_stale("catalogue_result", "w_result")
     return counts
 
 
 SAMPLE_COMMON = (
-    "path", "file_url", "status", "verification_level", "contract_check", "metamorphic_tier",
-    "behaviour_fingerprint", "licence", "inline_ok",
+    "path",
+    "file_url",
+    "status",
+    "verification_level",
+    "contract_check",
+    "metamorphic_tier",
+    "behaviour_fingerprint",
+    "licence",
+    "inline_ok",
 )
 
 
@@ -486,12 +563,18 @@ def _samples() -> Counts:
     common_columns["repo_id"] = "w.repo_id"
     common_columns["document_id"] = doc_id("w.doc_url")
     return upsert(
-        "w_sample", "catalogue_sample", {"paper_id": "paper_id", "body_id": "body_id", "entry_id": "entry_id"},
+        "w_sample",
+        "catalogue_sample",
+        {"paper_id": "paper_id", "body_id": "body_id", "entry_id": "entry_id"},
         [
             Group("stamp", common_columns),
-            Group("paper_view_stamp", {
-                "repo_kind": "w.repo_kind", "link_basis": "COALESCE(w.link_basis, '')",
-                "language": "COALESCE(w.language, '')",
-            }),
+            Group(
+                "paper_view_stamp",
+                {
+                    "repo_kind": "w.repo_kind",
+                    "link_basis": "COALESCE(w.link_basis, '')",
+                    "language": "COALESCE(w.language, '')",
+                },
+            ),
         ],
     )

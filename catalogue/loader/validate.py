@@ -49,11 +49,11 @@ class Fields:
     def fail(self, key, message):
         raise SnapshotError(self.file, self.at(key) if key != "" else self.path, message)
 
-    def obj(self, key, required=False) -> "Fields | None":
+    def obj(self, key, required=False) -> Fields | None:
         value = self._get(key, required)
         return None if value is None else Fields(self.file, value, self.at(key))
 
-    def objects(self, key) -> list["Fields"]:
+    def objects(self, key) -> list[Fields]:
         items = self.list(key)
         return [Fields(self.file, item, f"{self.at(key)}[{i}]") for i, item in enumerate(items)]
 
@@ -362,7 +362,9 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     title = doc.str("title")
     links = None
     if syn:
-        links = {k: syn.value[k] for k in ("syntology_url", "atlas_url", "mcp", "developers") if k in syn.value}
+        links = {
+            k: syn.value[k] for k in ("syntology_url", "atlas_url", "mcp", "developers") if k in syn.value
+        }
         for k in ("syntology_url", "atlas_url", "developers"):
             syn.url(k)
     out.rows["paper"].append(
@@ -433,7 +435,9 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
             )
     for i, item in enumerate(doc.list("datasets_introduced")):
         if isinstance(item, dict):
-            name = Fields(doc.file, item, f"datasets_introduced[{i}]").str("name", required=True, max_length=500)
+            name = Fields(doc.file, item, f"datasets_introduced[{i}]").str(
+                "name", required=True, max_length=500
+            )
         elif isinstance(item, str):
             name = check_text(doc, f"datasets_introduced[{i}]", item)
         else:
@@ -483,7 +487,9 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
         if not task_slug and board_slug and "-on-" in board_slug:
             task_slug = board_slug.split("-on-", 1)[0]
         task_slug = task_slug or identities.slugify(task_name) or "task"
-        out.rows["task"].append({"slug": task_slug, "name": task_name, "stamp": _name_rank(task_name, task_slug) + stamp})
+        out.rows["task"].append(
+            {"slug": task_slug, "name": task_name, "stamp": _name_rank(task_name, task_slug) + stamp}
+        )
         out.rows["dataset"].append({"name": dataset})
         out.rows["leaderboard"].append(
             {
@@ -496,7 +502,8 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
         metrics = r.obj("metrics")
         if metrics:
             for name, value in metrics.value.items():
-                if value is not None and not isinstance(value, (str, int, float)) or isinstance(value, bool):
+                plain = value is None or isinstance(value, (str, int, float))
+                if not plain or isinstance(value, bool):
                     metrics.fail(name, f"expected a string or number, got {_type(value)}")
                 if isinstance(value, str):
                     check_text(metrics, name, value)
@@ -508,7 +515,14 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
                 "model": model,
                 "rank_in_archive_order": r.int("rank_in_archive_order"),
                 "of": r.int("of"),
-                "metrics": json.dumps({str(k): (v if isinstance(v, str) or v is None else str(v)) for k, v in metrics.value.items()}) if metrics else "{}",
+                "metrics": json.dumps(
+                    {
+                        str(k): (v if isinstance(v, str) or v is None else str(v))
+                        for k, v in metrics.value.items()
+                    }
+                )
+                if metrics
+                else "{}",
                 "uses_additional_data": r.flag("uses_additional_data"),
                 "stamp": stamp,
                 "doc_url": out.url,
@@ -544,7 +558,13 @@ def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
         }
         _add_sample(out, pkey, entry, common, stamp, "paper", extra)
         out.rows["entry"].append(
-            {"name": entry, "slug": identities.entry_slug(entry), "claim": None, "stamp": "0|" + stamp, "doc_url": None}
+            {
+                "name": entry,
+                "slug": identities.entry_slug(entry),
+                "claim": None,
+                "stamp": "0|" + stamp,
+                "doc_url": None,
+            }
         )
         samples.append((common, extra))
     _check_paper_figures(syn, out, samples)
@@ -564,7 +584,9 @@ def _check_paper_figures(syn: Fields, out: Parsed, samples):
     summary = {s: len(b) for s, b in bodies_by_status.items() if b}
     stated = syn.value.get("summary")
     if isinstance(stated, dict) and stated != summary:
-        out.warnings.append(f"{syn.file}: syntology.summary: document states {stated!r}, its rows give {summary!r}")
+        out.warnings.append(
+            f"{syn.file}: syntology.summary: document states {stated!r}, its rows give {summary!r}"
+        )
     by_kind = {k: {n: len(v) for n, v in d.items()} for k, d in kinds.items()}
     stated = syn.value.get("by_repo_kind")
     if isinstance(stated, dict) and stated != by_kind:

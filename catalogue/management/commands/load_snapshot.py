@@ -57,7 +57,9 @@ class Command(BaseCommand):
         if result.dry_run:
             self.stdout.write(self.style.WARNING("dry run: nothing was written"))
         elif not result.changed:
-            self.stdout.write(self.style.SUCCESS("nothing changed: the catalogue already holds this snapshot"))
+            self.stdout.write(
+                self.style.SUCCESS("nothing changed: the catalogue already holds this snapshot")
+            )
         else:
             self.stdout.write(self.style.SUCCESS(f"loaded (load record {result.load_run_id})"))
 

@@ -1,0 +1,38 @@
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = sorted((ROOT / "fixtures").glob("*.json"))
+
+
+@pytest.fixture
+def seeds_dir(tmp_path) -> Path:
+    """A private copy of the three seed documents."""
+    target = tmp_path / "seeds"
+    target.mkdir()
+    for seed in SEEDS:
+        shutil.copy(seed, target / seed.name)
+    return target
+
+
+@pytest.fixture
+def seed_docs() -> dict[str, dict]:
+    return {seed.name: json.loads(seed.read_text()) for seed in SEEDS}
+
+
+def load(*paths, **options):
+    """Run load_snapshot like an operator would, returning what it printed."""
+    from io import StringIO
+
+    out, err = StringIO(), StringIO()
+    call_command("load_snapshot", *map(str, paths), stdout=out, stderr=err, **options)
+    return out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def loaded_seeds(db):
+    load(*SEEDS)

@@ -1,0 +1,77 @@
+"""The whole catalogue as plain data keyed by natural keys (no database ids), for comparing two loads."""
+
+from catalogue import models as m
+
+
+def _paper(paper_id, papers):
+    return papers[paper_id]
+
+
+def catalogue_state() -> dict:
+    papers = {p.id: p.arxiv_id or p.slug for p in m.Paper.objects.all()}
+    repos = dict(m.Repo.objects.values_list("id", "key"))
+    docs = dict(m.SourceDocument.objects.values_list("id", "url"))
+    bodies = dict(m.CodeBody.objects.values_list("id", "sha256_prefix"))
+    entries = dict(m.CodeEntry.objects.values_list("id", "name"))
+    boards = dict(m.Leaderboard.objects.values_list("id", "slug"))
+    tasks = dict(m.Task.objects.values_list("id", "slug"))
+    methods = dict(m.Method.objects.values_list("id", "slug"))
+    datasets = dict(m.Dataset.objects.values_list("id", "name"))
+    maps = {
+        "paper": papers,
+        "repo": repos,
+        "document": docs,
+        "paper_document": docs,
+        "body": bodies,
+        "entry": entries,
+        "leaderboard": boards,
+        "task": tasks,
+        "dataset": datasets,
+    }
+
+    def rows(model, exclude=("id", "created_at", "last_load")):
+        out = []
+        for obj in model.objects.all():
+            row = {}
+            for field in model._meta.concrete_fields:
+                if field.name in exclude:
+                    continue
+                value = getattr(obj, field.attname)
+                if field.is_relation:
+                    value = maps[field.name].get(value) if value is not None else None
+                row[field.name] = value
+            out.append(repr(sorted(row.items())))
+        return sorted(out)
+
+    state = {
+        model.__name__: rows(model)
+        for model in (
+            m.SourceDocument,
+            m.Paper,
+            m.PaperSlug,
+            m.Author,
+            m.Task,
+            m.Method,
+            m.Dataset,
+            m.Leaderboard,
+            m.Result,
+            m.Repo,
+            m.CodeLink,
+            m.HarvestedRepo,
+            m.CodeEntry,
+            m.CodeBody,
+            m.Sample,
+        )
+    }
+    state["paper_tasks"] = sorted(
+        (papers[p], tasks[t]) for p, t in m.Paper.tasks.through.objects.values_list("paper_id", "task_id")
+    )
+    state["paper_methods"] = sorted(
+        (papers[p], methods[x])
+        for p, x in m.Paper.methods.through.objects.values_list("paper_id", "method_id")
+    )
+    state["methods_introduced"] = sorted(
+        (papers[p], methods[x])
+        for p, x in m.Paper.methods_introduced.through.objects.values_list("paper_id", "method_id")
+    )
+    return state

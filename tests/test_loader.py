@@ -1,0 +1,441 @@
+"""load_snapshot: figures, identities, idempotency, order independence and every kind of bad input."""
+
+import copy
+import gzip
+import itertools
+import json
+import shutil
+
+import pytest
+from django.core.management.base import CommandError
+from django.db import IntegrityError, transaction
+
+from catalogue import models as m
+from catalogue import queries
+from tests.conftest import SEEDS, load
+from tests.dump import catalogue_state
+
+pytestmark = pytest.mark.django_db
+
+CODE_SEEDS = [s for s in SEEDS if not s.name.startswith("003")]
+PAPER_SEED = next(s for s in SEEDS if s.name.startswith("003"))
+FIGURES = (
+    "n_papers",
+    "n_papers_ran",
+    "n_samples",
+    "n_samples_ran",
+    "n_samples_fingerprinted",
+    "n_places",
+    "n_places_pointer_only",
+    "by_status",
+)
+
+
+def write(path, doc):
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def wipe():
+    for model in (
+        m.Sample,
+        m.Result,
+        m.CodeLink,
+        m.HarvestedRepo,
+        m.Author,
+        m.PaperSlug,
+        m.Paper,
+        m.Leaderboard,
+        m.Task,
+        m.Method,
+        m.Dataset,
+        m.CodeEntry,
+        m.CodeBody,
+        m.Repo,
+        m.SourceDocument,
+        m.LoadRun,
+    ):
+        model.objects.all().delete()
+
+
+# --- figures ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", CODE_SEEDS, ids=lambda p: p.name)
+def test_code_entry_seed_figures_are_reproduced_from_rows(seed, loaded_seeds):
+    doc = json.loads(seed.read_text())
+    entry = m.CodeEntry.objects.get(name=doc["entry"])
+    figures = queries.code_entry_figures(entry).as_dict()
+    assert {k: figures[k] for k in FIGURES} == {k: doc[k] for k in FIGURES}
+
+
+def test_paper_seed_figures_are_reproduced_from_rows(loaded_seeds):
+    doc = json.loads(PAPER_SEED.read_text())
+    paper = m.Paper.objects.get(arxiv_id=doc["arxiv_id"])
+    figures = queries.paper_figures(paper)
+    assert figures.summary == doc["syntology"]["summary"]
+    assert figures.by_repo_kind == doc["syntology"]["by_repo_kind"]
+    assert figures.n_pointer_only_for_licence == doc["syntology"]["n_pointer_only_for_licence"]
+
+
+def test_figures_follow_the_rows_not_the_document(loaded_seeds):
+    entry = m.CodeEntry.objects.get(name="forward_step_func")
+    m.Sample.objects.filter(entry=entry, status="ran").update(status="ran_honours")
+    figures = queries.code_entry_figures(entry)
+    assert figures.by_status["ran"] == 0
+    assert figures.by_status["ran_honours"] == 1
+    assert figures.n_samples_ran == 2
+
+
+# --- what a load writes -------------------------------------------------------------------
+
+
+def test_seeds_load_into_the_expected_rows(loaded_seeds):
+    assert m.Paper.objects.count() == 13
+    assert m.Sample.objects.count() == 5 + 8 + 25
+    gpipe = m.Paper.objects.get(arxiv_id="1811.06965")
+    assert gpipe.slug == "gpipe-efficient-training-of-giant-neural"
+    assert gpipe.title.startswith("GPipe")
+    assert [a.name for a in gpipe.authors.all()][:2] == ["Yanping Huang", "Youlong Cheng"]
+    assert gpipe.tasks.count() == 4  # image-classification appears twice under two names
+    assert m.Task.objects.get(slug="image-classification").name == "Image Classification"
+    assert gpipe.methods.count() == 21
+    assert list(gpipe.methods_introduced.values_list("slug", flat=True)) == ["gpipe"]
+    assert gpipe.results.count() == 5
+    assert gpipe.code_links.count() == 13
+    assert gpipe.syntology_read_at.isoformat() == "2026-09-25T09:33:49+00:00"
+    assert gpipe.paper_document.about["licence"] == "CC BY-SA 4.0"
+    body = m.CodeBody.objects.get(sha256_prefix="c233d4777fc58003")
+    assert body.samples.values("paper").distinct().count() == 4
+    assert body.samples.values("repo").distinct().count() == 4
+
+
+def test_provenance_is_kept_on_every_harvested_row(loaded_seeds):
+    sample = m.Sample.objects.get(body__sha256_prefix="401ab1df19f0bb57")
+    assert sample.document.url == "/code/forward-step-func"
+    assert sample.document.read_at.isoformat() == "2026-09-24T18:15:14+00:00"
+    assert sample.document.source == "Syntology graph, per-sample; not an archive number"
+    assert "non_affiliation" in sample.document.about
+    result = m.Result.objects.filter(paper__arxiv_id="1811.06965").first()
+    assert result.document.url == "/paper/gpipe-efficient-training-of-giant-neural"
+
+
+def test_repository_identity_is_case_insensitive_and_keeps_sub_paths(loaded_seeds, tmp_path):
+    fleetx = m.CodeLink.objects.get(repo__key="github.com/paddlepaddle/fleetx")
+    assert fleetx.sub_path == "tree/develop/examples/pipeline"
+    doc = json.loads(CODE_SEEDS[0].read_text())
+    doc["samples"][2]["repo"] = "relaxed-system-lab/HEXGEN"
+    doc["read_at"] = "2026-10-01T00:00:00+00:00"
+    load(write(tmp_path / "x.json", doc))
+    assert m.Repo.objects.filter(key="github.com/relaxed-system-lab/hexgen").count() == 1
+    assert m.Repo.objects.get(key="github.com/relaxed-system-lab/hexgen").owner == "relaxed-system-lab"
+
+
+def test_an_arxiv_version_suffix_names_the_same_paper(loaded_seeds, tmp_path):
+    doc = json.loads(CODE_SEEDS[0].read_text())
+    doc["samples"][0]["arxiv_id"] = "2510.16415v3"
+    load(write(tmp_path / "x.json", doc))
+    assert m.Paper.objects.filter(arxiv_id__startswith="2510.16415").count() == 1
+
+
+def test_every_slug_a_paper_had_keeps_working(loaded_seeds, tmp_path):
+    doc = json.loads(CODE_SEEDS[0].read_text())
+    doc["samples"][0]["paper"] = "/paper/mecefo-enhancing-llm-training-robustness"
+    load(write(tmp_path / "x.json", doc))
+    paper = m.Paper.objects.get(arxiv_id="2510.16415")
+    assert paper.slug == "mecefo-enhancing-llm-training-robustness"  # a title slug beats arxiv-…
+    assert queries.paper_by_address("mecefo-enhancing-llm-training-robustness") == (paper, True)
+    assert queries.paper_by_address("arxiv-2510-16415") == (paper, False)
+    assert sorted(paper.slugs.values_list("slug", flat=True)) == [
+        "arxiv-2510-16415",
+        "mecefo-enhancing-llm-training-robustness",
+    ]
+
+
+def test_a_paper_without_arxiv_id_is_its_slug(db, tmp_path):
+    doc = json.loads(PAPER_SEED.read_text())
+    doc["arxiv_id"] = None
+    load(write(tmp_path / "a.json", doc))
+    doc["abstract"] = "changed"
+    doc["syntology"]["read_at"] = "2026-10-01T00:00:00+00:00"
+    load(write(tmp_path / "b.json", doc))
+    paper = m.Paper.objects.get()
+    assert paper.arxiv_id is None
+    assert paper.abstract == "changed"
+
+
+def test_both_views_of_a_place_become_one_row_in_either_order(db, tmp_path):
+    paper_doc = json.loads(PAPER_SEED.read_text())
+    first = paper_doc["syntology"]["samples"][0]
+    code_doc = json.loads(CODE_SEEDS[0].read_text())
+    code_doc.update(url="/code/alexnet", entry="alexnet")
+    code_doc["samples"] = [
+        {
+            **{
+                k: first[k]
+                for k in (
+                    "repo",
+                    "path",
+                    "file_url",
+                    "status",
+                    "verification_level",
+                    "contract_check",
+                    "metamorphic_tier",
+                    "behaviour_fingerprint",
+                    "licence",
+                    "inline_ok",
+                    "code_sha256_prefix",
+                )
+            },
+            "arxiv_id": "1811.06965v5",
+            "paper": "/paper/gpipe-efficient-training-of-giant-neural",
+            "title": paper_doc["title"],
+            "title_source": "archive",
+            "date": paper_doc["date"],
+        }
+    ]
+    a, b = write(tmp_path / "a.json", paper_doc), write(tmp_path / "b.json", code_doc)
+    states = []
+    for order in ((a, b), (b, a)):
+        wipe()
+        for path in order:
+            load(path)
+        assert m.Sample.objects.filter(paper__arxiv_id="1811.06965").count() == 25
+        place = m.Sample.objects.get(entry__name="alexnet")
+        assert place.repo_kind == "listed"  # stated only by the paper's view
+        assert m.CodeEntry.objects.get(name="alexnet").slug == "alexnet"
+        states.append(catalogue_state())
+    assert states[0] == states[1]
+
+
+def test_every_order_of_the_seeds_gives_the_same_database(db):
+    states = []
+    for order in itertools.permutations(SEEDS):
+        wipe()
+        for path in order:
+            load(path)
+        states.append(catalogue_state())
+    wipe()
+    load(*SEEDS)
+    states.append(catalogue_state())
+    assert all(state == states[0] for state in states[1:])
+
+
+def test_the_newest_document_wins_whatever_order(db, tmp_path):
+    old = json.loads(CODE_SEEDS[0].read_text())
+    new = copy.deepcopy(old)
+    new["read_at"] = "2026-10-24T00:00:00+00:00"
+    new["samples"][1]["status"] = "ran_honours"
+    new["samples"][1]["title"] = "HexiScale (renamed)"
+    old_path, new_path = write(tmp_path / "old.json", old), write(tmp_path / "new.json", new)
+    for order in ((old_path, new_path), (new_path, old_path)):
+        wipe()
+        for path in order:
+            load(path)
+        place = m.Sample.objects.get(body__sha256_prefix="401ab1df19f0bb57")
+        assert place.status == "ran_honours"
+        assert place.paper.title == "HexiScale (renamed)"
+
+
+# --- idempotency, dry run, records ----------------------------------------------------------
+
+
+def test_loading_the_same_snapshot_twice_changes_nothing_and_says_so(db):
+    load(*SEEDS)
+    before = catalogue_state()
+    out, _ = load(*SEEDS)
+    assert "3 already loaded" in out
+    assert "nothing changed" in out
+    out, _ = load(*SEEDS, force=True)
+    assert "nothing changed" in out
+    assert " 0 created, 0 updated, 38 unchanged" in out  # samples, re-read and compared
+    assert catalogue_state() == before
+
+
+def test_dry_run_reports_what_would_change_and_writes_nothing(db):
+    out, _ = load(*SEEDS, dry_run=True)
+    assert "13 created" in out
+    assert "dry run: nothing was written" in out
+    assert m.Paper.objects.count() == 0
+    assert m.LoadRun.objects.count() == 0
+
+
+def test_a_load_record_keeps_files_checksums_counts_and_outcome(db):
+    load(*SEEDS)
+    run = m.LoadRun.objects.get()
+    assert run.outcome == "succeeded"
+    assert run.finished_at
+    assert sorted(f["path"] for f in run.files) == sorted(s.name for s in SEEDS)
+    assert all(len(f["sha256"]) == 64 for f in run.files)
+    assert run.counts["Sample"]["created"] == 38
+
+
+def test_gzip_documents_and_directories_are_read_recursively(db, tmp_path):
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    for seed in SEEDS:
+        (nested / (seed.name + ".gz")).write_bytes(gzip.compress(seed.read_bytes()))
+    load(tmp_path)
+    assert m.Sample.objects.count() == 38
+
+
+def test_disagreeing_stated_figures_are_reported_and_loaded(db, tmp_path):
+    doc = json.loads(CODE_SEEDS[0].read_text())
+    doc["n_places"] = 99
+    doc["by_status"]["ran"] = 7
+    _, err = load(write(tmp_path / "x.json", doc))
+    assert "x.json: n_places: document states 99, its rows give 5" in err
+    assert "x.json: by_status.ran: document states 7, its rows give 1" in err
+    assert m.Sample.objects.count() == 5
+
+
+def test_progress_is_plain_lines_when_not_on_a_terminal(db):
+    out, _ = load(*SEEDS)
+    assert "read 3/3 files (100%)" in out
+
+
+# --- bad input ----------------------------------------------------------------------------
+
+
+def _bad(doc_change=None, text=None):
+    def make(tmp_path):
+        path = tmp_path / "001_x.json"
+        if text is not None:
+            path.write_text(text)
+        else:
+            doc = json.loads(CODE_SEEDS[1].read_text())
+            doc_change(doc)
+            write(path, doc)
+        return path
+
+    return make
+
+
+def _set(path, value):
+    def change(doc):
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        if value is KeyError:
+            del target[path[-1]]
+        else:
+            target[path[-1]] = value
+
+    return change
+
+
+BAD_INPUTS = {
+    "truncated JSON": (_bad(text=CODE_SEEDS[1].read_text()[:300]), "001_x.json: invalid JSON at line 1"),
+    "wrong type": (
+        _bad(_set(["samples", 2, "verification_level"], "1")),
+        "001_x.json: samples[2].verification_level: expected a whole number, got a string",
+    ),
+    "unknown status": (
+        _bad(_set(["samples", 3, "status"], "ran_ok")),
+        "001_x.json: samples[3].status: 'ran_ok' is not one of ran_honours, ran_violates",
+    ),
+    "unknown document kind": (
+        _bad(_set(["url"], "/dataset/imagenet")),
+        "001_x.json: url: '/dataset/imagenet' is neither /paper/<slug> nor /code/<slug>",
+    ),
+    "missing url": (_bad(_set(["url"], KeyError)), "001_x.json: url: is required"),
+    "javascript URL": (
+        _bad(_set(["samples", 0, "file_url"], "javascript:alert(1)")),
+        "001_x.json: samples[0].file_url: expected an http(s) URL, got 'javascript:alert(1)'",
+    ),
+    "samples not a list": (
+        _bad(_set(["samples"], {"a": 1})),
+        "001_x.json: samples: expected a list, got an object",
+    ),
+    "bad sha": (
+        _bad(_set(["samples", 1, "code_sha256_prefix"], "XYZ")),
+        "001_x.json: samples[1].code_sha256_prefix: expected 16 lower-case hex digits",
+    ),
+    "flag out of range": (
+        _bad(_set(["samples", 1, "inline_ok"], 2)),
+        "001_x.json: samples[1].inline_ok: expected true, false",
+    ),
+    "NUL in text": (
+        _bad(_set(["samples", 1, "title"], "a\x00b")),
+        "001_x.json: samples[1].title: holds a NUL character",
+    ),
+    "integer beyond 32 bits": (
+        _bad(_set(["samples", 1, "verification_level"], 2**63)),
+        "001_x.json: samples[1].verification_level: expected a whole number from 0",
+    ),
+    "NaN": (
+        _bad(text='{"url": "/code/x", "entry": "x", "n_places": NaN}'),
+        "001_x.json: invalid JSON: NaN is not a JSON number",
+    ),
+    "duplicate keys": (
+        _bad(text='{"url": "/code/x", "url": "/code/y"}'),
+        "001_x.json: invalid JSON: duplicate key 'url'",
+    ),
+    "not an object": (_bad(text="[1, 2]"), "001_x.json: expected an object, got a list"),
+    "empty file": (_bad(text=""), "001_x.json: empty file"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS, ids=str)
+def test_bad_input_is_rejected_naming_file_and_field_and_nothing_changes(case, loaded_seeds, tmp_path):
+    make, message = BAD_INPUTS[case]
+    bad = make(tmp_path)
+    good = write(
+        tmp_path / "002_good.json",
+        {**json.loads(CODE_SEEDS[0].read_text()), "read_at": "2027-01-01T00:00:00+00:00"},
+    )
+    before, runs = catalogue_state(), m.LoadRun.objects.count()
+    with pytest.raises(CommandError) as error:
+        load(good, bad)
+    assert message in str(error.value)
+    assert "Nothing was written" in str(error.value)
+    assert catalogue_state() == before
+    assert m.LoadRun.objects.count() == runs
+
+
+def test_a_gz_file_that_is_not_gzip_is_rejected(loaded_seeds, tmp_path):
+    path = tmp_path / "004_y.json.gz"
+    shutil.copy(SEEDS[0], path)
+    before = catalogue_state()
+    with pytest.raises(CommandError, match=r"004_y.json.gz: not a valid gzip file"):
+        load(path)
+    assert catalogue_state() == before
+
+
+def test_invalid_utf8_is_rejected(db, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_bytes(b'{"url": "/code/\xff"}')
+    with pytest.raises(CommandError, match=r"x.json: not UTF-8 text \(byte 15\)"):
+        load(path)
+
+
+def test_a_directory_with_no_json_is_rejected(db, tmp_path):
+    (tmp_path / "notes.txt").write_text("hello")
+    with pytest.raises(CommandError, match=r"directory holds no \.json or \.json\.gz file"):
+        load(tmp_path)
+
+
+def test_keep_going_skips_and_lists_bad_documents(db, tmp_path):
+    good = shutil.copy(SEEDS[0], tmp_path / "000.json")
+    bad = write(
+        tmp_path / "001_x.json", {"url": "/code/x", "entry": "x", "samples": [{"arxiv_id": "1811.06965"}]}
+    )
+    out, err = load(good, bad, keep_going=True)
+    assert "skipped: 001_x.json: samples[0].code_sha256_prefix: is required" in err
+    assert "1 skipped" in out
+    assert m.Sample.objects.count() == 5
+
+
+# --- the database keeps the rules too ------------------------------------------------------
+
+
+def test_the_database_rejects_an_unknown_status_and_a_duplicate_place(loaded_seeds):
+    sample = m.Sample.objects.first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        m.Sample.objects.filter(pk=sample.pk).update(status="ran_ok")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        m.Sample.objects.create(
+            paper=sample.paper, body=sample.body, entry=sample.entry, status="ran", stamp="x"
+        )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        m.Paper.objects.create(arxiv_id=sample.paper.arxiv_id, slug="another-slug", stamp="x")
