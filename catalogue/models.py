@@ -141,6 +141,9 @@ class Paper(Harvested):
     title = models.TextField(blank=True)
     title_source = models.CharField(max_length=16, choices=TitleSource.choices, null=True, blank=True)
     date = models.DateField(null=True, blank=True)
+    # "YYYY-MM" from ``date``, else inferred from the arXiv id: stored (not computed per
+    # request) so that year filters and date sorts can use an index.
+    month = models.CharField(max_length=7, blank=True)
     # Fields only a paper document states; ``paper_stamp`` is that document's stamp.
     proceeding = models.CharField(max_length=500, blank=True)
     abstract = models.TextField(blank=True)
@@ -171,7 +174,7 @@ class Paper(Harvested):
             ),
             models.CheckConstraint(condition=~Q(slug=""), name="paper_slug_not_empty"),
         ]
-        indexes = [models.Index(fields=["date"]), models.Index(fields=["created_at"])]
+        indexes = [models.Index(fields=["month", "id"]), models.Index(fields=["created_at"])]
 
     def __str__(self):
         return self.title or self.slug
@@ -180,11 +183,9 @@ class Paper(Harvested):
         return reverse("paper", args=[self.slug])
 
     @property
-    def month_inferred_from_arxiv_id(self) -> str | None:
-        """YYYY-MM read from a new-style (YYMM.NNNNN) or old-style (cs/YYMMNNN) arXiv id."""
-        from catalogue.identities import month_from_arxiv_id
-
-        return None if self.date else month_from_arxiv_id(self.arxiv_id)
+    def month_is_inferred(self) -> bool:
+        """True when the paper's only date is the month its arXiv id encodes."""
+        return self.date is None and bool(self.month)
 
 
 class PaperSlug(models.Model):
@@ -435,3 +436,36 @@ class Sample(Harvested):
     @property
     def pointer_only(self) -> bool:
         return not self.inline_ok
+
+
+class SearchKind(models.TextChoices):
+    PAPER = "paper"
+    ENTRY = "entry"
+    REPO = "repo"
+
+
+class SearchDocument(models.Model):
+    """What full-text search reads: one row per paper, code entry and repository.
+
+    The loader rewrites the rows of whatever it changed. The index itself is the
+    database's own: a weighted ``tsvector`` column with a GIN index on PostgreSQL, an
+    FTS5 table kept in step by triggers on SQLite (migration 0002); ``catalogue.search``
+    is the one interface over both.
+    """
+
+    Kind = SearchKind
+
+    kind = models.CharField(max_length=8, choices=SearchKind.choices)
+    object_id = models.BigIntegerField()
+    title = models.TextField()  # weight A
+    authors = models.TextField(blank=True)  # weight B
+    body = models.TextField(blank=True)  # weight C
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "object_id"], name="searchdoc_unique_object"),
+            models.CheckConstraint(condition=_in_choices("kind", SearchKind), name="searchdoc_kind_valid"),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} {self.object_id}"

@@ -158,7 +158,39 @@ def merge_all(load_run_id: int | None) -> Report:
     report.add("HarvestedRepo", _paper_owned_links("harvested_repo"))
     report.add("Result", _results())
     report.add("Sample", _samples())
+    _reindex_search()
     return report
+
+
+def _reindex_search():
+    """Rewrite the search rows of every paper, entry and repository this load touched."""
+    authors = (
+        "(SELECT string_agg(a.name, ', ' ORDER BY a.position) FROM catalogue_author a WHERE a.paper_id = p.id)"
+        if connection.vendor == "postgresql"
+        else "(SELECT group_concat(name, ', ') FROM "
+        "(SELECT a.name FROM catalogue_author a WHERE a.paper_id = p.id ORDER BY a.position))"
+    )
+    touched = "SELECT target_id FROM {w} WHERE created = 1 OR changed = 1 OR applied = 1"
+    for kind, w, select in (
+        (
+            "paper",
+            "w_paper",
+            f"SELECT 'paper', p.id, p.title, COALESCE({authors}, ''), p.abstract FROM catalogue_paper p",
+        ),
+        ("entry", "w_entry", "SELECT 'entry', e.id, e.name, '', '' FROM catalogue_codeentry e"),
+        (
+            "repo",
+            "w_repo",
+            "SELECT 'repo', r.id, r.owner || '/' || r.name, r.owner, r.name || ' ' || r.host FROM catalogue_repo r",
+        ),
+    ):
+        ids = touched.format(w=w)
+        alias = select.rsplit(" ", 1)[1]
+        execute(f"DELETE FROM catalogue_searchdocument WHERE kind = '{kind}' AND object_id IN ({ids})")
+        execute(
+            "INSERT INTO catalogue_searchdocument (kind, object_id, title, authors, body) "
+            f"{select} WHERE {alias}.id IN ({ids})"
+        )
 
 
 def _documents(load_run_id) -> Counts:
@@ -289,7 +321,7 @@ def _papers() -> Counts:
     doc_cols = ", ".join(f"pd.{c}" for c in PAPER_DOC_COLUMNS)
     temp_table(
         "w_paper",
-        f"SELECT tw.pkey, tw.arxiv_id, tw.title, tw.title_source, tw.date, tw.stamp, tw.doc_url, "
+        f"SELECT tw.pkey, tw.arxiv_id, tw.title, tw.title_source, tw.date, tw.month, tw.stamp, tw.doc_url, "
         f"sw.slug AS best_slug, pd.stamp AS paper_stamp, pd.doc_url AS paper_doc_url, {doc_cols} "
         f"FROM ({winners('stg_paper', 'pkey', '*')}) tw "
         f"JOIN ({winners('stg_paper', 'pkey', 'pkey, slug', order=_SLUG_ORDER)}) sw ON sw.pkey = tw.pkey "
@@ -333,6 +365,7 @@ def _upsert_resolved_papers() -> Counts:
             "title": "COALESCE(w.title, '')",
             "title_source": "w.title_source",
             "date": "w.date",
+            "month": "w.month",
             "document_id": doc_id("w.doc_url"),
         },
     )
@@ -345,9 +378,9 @@ def _upsert_resolved_papers() -> Counts:
     execute("UPDATE w_paper SET created = CASE WHEN target_id IS NULL THEN 1 ELSE 0 END")
     now = "CURRENT_TIMESTAMP"
     created = execute(
-        "INSERT INTO catalogue_paper (arxiv_id, slug, stamp, title, title_source, date, document_id, "
+        "INSERT INTO catalogue_paper (arxiv_id, slug, stamp, title, title_source, date, month, document_id, "
         f"paper_stamp, {', '.join(doc_columns)}, created_at) "
-        "SELECT w.arxiv_id, w.best_slug, w.stamp, COALESCE(w.title, ''), w.title_source, w.date, "
+        "SELECT w.arxiv_id, w.best_slug, w.stamp, COALESCE(w.title, ''), w.title_source, w.date, w.month, "
         f"{doc_id('w.doc_url')}, COALESCE(w.paper_stamp, ''), {', '.join(doc_columns.values())}, {now} "
         "FROM w_paper w WHERE w.created = 1"
     )

@@ -30,6 +30,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("title", "t"),
         ("title_source", "t"),
         ("date", "d"),
+        ("month", "t"),
         ("proceeding", "t"),
         ("abstract", "t"),
         ("url_abs", "t"),

@@ -194,6 +194,12 @@ def _paper_key(arxiv_id: str | None, slug: str) -> str:
     return arxiv_id or f"slug:{slug}"
 
 
+def _dates(fields: Fields, arxiv_id: str | None) -> dict:
+    date = fields.date("date")
+    month = date.strftime("%Y-%m") if date else identities.month_from_arxiv_id(arxiv_id)
+    return {"date": date, "month": month or ""}
+
+
 def _arxiv(fields: Fields, key="arxiv_id") -> str | None:
     value = fields.str(key)
     if value is None or value.strip() == "":
@@ -310,7 +316,7 @@ def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Par
                 "stamp": stamp,
                 "title": title.strip() if title is not None else None,
                 "title_source": s.choice("title_source", TitleSource),
-                "date": s.date("date"),
+                **_dates(s, arxiv_id),
                 "doc_url": url,
             }
         )
@@ -377,7 +383,7 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
             "title": title.strip() if title is not None else None,
             # A paper document's title is the archive's (its ``source`` is the archive).
             "title_source": TitleSource.ARCHIVE if title is not None else None,
-            "date": doc.date("date"),
+            **_dates(doc, arxiv_id),
             "proceeding": doc.str("proceeding", max_length=500) or "",
             "abstract": doc.str("abstract") or "",
             "url_abs": doc.url("url_abs") or "",

@@ -1,0 +1,88 @@
+"""Full-text search over papers (title, authors, abstract), code entries and repositories.
+
+One interface, two engines: PostgreSQL's text search (``websearch_to_tsquery`` against a
+weighted ``tsvector`` with a GIN index) and SQLite's FTS5 (BM25 with the same weights).
+Both use English stemming, so "training" finds "trained". The rows searched are
+``SearchDocument``s, which the loader rewrites for whatever it changed.
+
+A query is the reader's words; every word must match (in any field). Punctuation and
+FTS syntax are dropped, so no input can make a query fail.
+"""
+
+import re
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
+
+from catalogue.models import SearchKind
+
+MAX_WORDS = 12
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: str
+    object_id: int
+    rank: float
+
+
+def words(q: str | None) -> list[str]:
+    """The searchable words of a query (at most MAX_WORDS, each at most 64 characters)."""
+    return [w[:64] for w in _WORD.findall(q or "")][:MAX_WORDS]
+
+
+def _hits_sql(q: str, kinds: list[str]) -> tuple[str, list] | None:
+    terms = words(q)
+    if not terms:
+        return None
+    kind_marks = ", ".join(["%s"] * len(kinds))
+    if connection.vendor == "postgresql":
+        sql = (
+            "SELECT d.kind, d.object_id, ts_rank_cd(d.search, query) AS rank "
+            "FROM catalogue_searchdocument d, to_tsquery('english', %s) query "
+            f"WHERE d.search @@ query AND d.kind IN ({kind_marks})"
+        )
+        # Each word as a prefix-free lexeme, all required; quoting keeps tsquery syntax out.
+        tsquery = " & ".join("'" + t.replace("'", "") + "'" for t in terms)
+        return sql, [tsquery, *kinds]
+    sql = (
+        "SELECT d.kind, d.object_id, -bm25(catalogue_searchdocument_fts, 10.0, 5.0, 1.0) AS rank "
+        "FROM catalogue_searchdocument_fts JOIN catalogue_searchdocument d "
+        "ON d.id = catalogue_searchdocument_fts.rowid "
+        f"WHERE catalogue_searchdocument_fts MATCH %s AND d.kind IN ({kind_marks})"
+    )
+    return sql, [" ".join('"' + t.replace('"', "") + '"' for t in terms), *kinds]
+
+
+def ranked(q: str, kinds: list[str] | None = None, limit: int = 1000) -> list[Hit]:
+    """The best ``limit`` matches, best first, across the given kinds (default: all)."""
+    built = _hits_sql(q, kinds or list(SearchKind.values))
+    if built is None:
+        return []
+    sql, params = built
+    with connection.cursor() as cur:
+        cur.execute(f"{sql} ORDER BY rank DESC, d.kind, d.object_id LIMIT %s", [*params, limit])
+        return [Hit(kind, object_id, float(rank)) for kind, object_id, rank in cur.fetchall()]
+
+
+def matching(queryset: QuerySet, q: str, kind: str) -> QuerySet:
+    """``queryset`` narrowed to the objects of ``kind`` that match ``q`` (none if q has no words)."""
+    built = _hits_sql(q, [kind])
+    if built is None:
+        return queryset.none()
+    sql, params = built
+    return queryset.filter(pk__in=RawSQL(f"SELECT h.object_id FROM ({sql}) h", params))
+
+
+def with_rank(queryset: QuerySet, q: str, kind: str) -> QuerySet:
+    """``matching`` plus a ``search_rank`` annotation to order by (higher is better)."""
+    built = _hits_sql(q, [kind])
+    if built is None:
+        return queryset.none()
+    sql, params = built
+    table = queryset.model._meta.db_table
+    rank = RawSQL(f"SELECT h.rank FROM ({sql}) h WHERE h.object_id = {table}.id", params)
+    return matching(queryset, q, kind).annotate(search_rank=rank)
