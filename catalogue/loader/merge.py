@@ -165,7 +165,8 @@ def merge_all(load_run_id: int | None) -> Report:
 def _reindex_search():
     """Rewrite the search rows of every paper, entry and repository this load touched."""
     authors = (
-        "(SELECT string_agg(a.name, ', ' ORDER BY a.position) FROM catalogue_author a WHERE a.paper_id = p.id)"
+        "(SELECT string_agg(a.name, ', ' ORDER BY a.position) FROM catalogue_author a "
+        "WHERE a.paper_id = p.id)"
         if connection.vendor == "postgresql"
         else "(SELECT group_concat(name, ', ') FROM "
         "(SELECT a.name FROM catalogue_author a WHERE a.paper_id = p.id ORDER BY a.position))"
@@ -181,7 +182,8 @@ def _reindex_search():
         (
             "repo",
             "w_repo",
-            "SELECT 'repo', r.id, r.owner || '/' || r.name, r.owner, r.name || ' ' || r.host FROM catalogue_repo r",
+            "SELECT 'repo', r.id, r.owner || '/' || r.name, r.owner, r.name || ' ' || r.host "
+            "FROM catalogue_repo r",
         ),
     ):
         ids = touched.format(w=w)
