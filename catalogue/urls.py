@@ -1,0 +1,3 @@
+"""Public pages (server-rendered)."""
+
+urlpatterns = []

@@ -1,0 +1,72 @@
+"""Small builders of a valid object graph; each test overrides only what it asserts on."""
+
+import itertools
+
+from catalogue import identities
+from catalogue import models as m
+
+_n = itertools.count(1)
+
+
+def make_paper(**fields) -> m.Paper:
+    n = next(_n)
+    fields.setdefault("arxiv_id", f"2401.{n:05d}")
+    fields.setdefault("slug", f"paper-{n}")
+    fields.setdefault("title", f"Paper number {n}")
+    fields.setdefault("stamp", "s")
+    fields.setdefault("month", identities.month_from_arxiv_id(fields["arxiv_id"]) or "")
+    paper = m.Paper.objects.create(**fields)
+    m.PaperSlug.objects.create(slug=paper.slug, paper=paper, last_stamp="s")
+    return paper
+
+
+def make_repo(**fields) -> m.Repo:
+    n = next(_n)
+    fields.setdefault("owner", f"owner{n}")
+    fields.setdefault("name", f"repo{n}")
+    fields.setdefault("key", f"github.com/{fields['owner']}/{fields['name']}".lower())
+    fields.setdefault("stamp", "s")
+    return m.Repo.objects.create(**fields)
+
+
+def make_entry(**fields) -> m.CodeEntry:
+    n = next(_n)
+    fields.setdefault("name", f"routine_{n}")
+    fields.setdefault("slug", identities.entry_slug(fields["name"]))
+    fields.setdefault("stamp", "s")
+    return m.CodeEntry.objects.create(**fields)
+
+
+def make_body(**fields) -> m.CodeBody:
+    fields.setdefault("sha256_prefix", f"{next(_n):016x}")
+    return m.CodeBody.objects.create(**fields)
+
+
+def make_sample(**fields) -> m.Sample:
+    fields.setdefault("paper", make_paper() if "paper" not in fields else fields["paper"])
+    fields.setdefault("body", make_body() if "body" not in fields else fields["body"])
+    fields.setdefault("entry", make_entry() if "entry" not in fields else fields["entry"])
+    fields.setdefault("status", m.Status.UNVERIFIED)
+    fields.setdefault("licence", "MIT")
+    fields.setdefault("inline_ok", True)
+    fields.setdefault("stamp", "s")
+    return m.Sample.objects.create(**fields)
+
+
+def make_leaderboard(**fields) -> m.Leaderboard:
+    n = next(_n)
+    task = fields.pop("task", None) or m.Task.objects.create(slug=f"task-{n}", name=f"Task {n}", stamp="s")
+    dataset = fields.pop("dataset", None) or m.Dataset.objects.create(name=f"Dataset {n}")
+    fields.setdefault("slug", identities.leaderboard_slug(task.slug, dataset.name))
+    return m.Leaderboard.objects.create(task=task, dataset=dataset, stamp="s", **fields)
+
+
+def make_result(**fields) -> m.Result:
+    fields.setdefault("paper", make_paper() if "paper" not in fields else fields["paper"])
+    fields.setdefault(
+        "leaderboard", make_leaderboard() if "leaderboard" not in fields else fields["leaderboard"]
+    )
+    fields.setdefault("model", f"Model {next(_n)}")
+    fields.setdefault("metrics", {"Accuracy": "90.0%"})
+    fields.setdefault("stamp", "s")
+    return m.Result.objects.create(**fields)
