@@ -86,3 +86,39 @@ def with_rank(queryset: QuerySet, q: str, kind: str) -> QuerySet:
     table = queryset.model._meta.db_table
     rank = RawSQL(f"SELECT h.rank FROM ({sql}) h WHERE h.object_id = {table}.id", params)
     return matching(queryset, q, kind).annotate(search_rank=rank)
+
+
+def _source_sql(kind: str) -> str:
+    """SELECT (kind, object_id, title, authors, body) for one kind of object, aliased ``o``."""
+    if kind == SearchKind.PAPER:
+        if connection.vendor == "postgresql":
+            authors = "SELECT string_agg(a.name, ', ' ORDER BY a.position) FROM catalogue_author a"
+        else:
+            authors = "SELECT group_concat(a.name, ', ') FROM catalogue_author a"
+        return (
+            f"SELECT 'paper', o.id, o.title, COALESCE(({authors} WHERE a.paper_id = o.id), ''), "
+            "o.abstract FROM catalogue_paper o"
+        )
+    if kind == SearchKind.ENTRY:
+        return "SELECT 'entry', o.id, o.name, '', '' FROM catalogue_codeentry o"
+    return (
+        "SELECT 'repo', o.id, o.owner || '/' || o.name, o.owner, o.name || ' ' || o.host "
+        "FROM catalogue_repo o"
+    )
+
+
+def reindex(kind: str, ids_sql: str | None = None, ids: list[int] | None = None) -> None:
+    """Rewrite the search rows of objects of ``kind``: those ``ids_sql`` selects, or ``ids``, or all."""
+    params: list = []
+    if ids is not None:
+        ids_sql, params = ", ".join(["%s"] * len(ids)) or "NULL", list(ids)
+    where = f"IN ({ids_sql})" if ids_sql else "IS NOT NULL"
+    with connection.cursor() as cur:
+        cur.execute(
+            f"DELETE FROM catalogue_searchdocument WHERE kind = %s AND object_id {where}", [kind, *params]
+        )
+        cur.execute(
+            "INSERT INTO catalogue_searchdocument (kind, object_id, title, authors, body) "
+            f"{_source_sql(kind)} WHERE o.id {where}",
+            params,
+        )

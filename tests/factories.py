@@ -70,3 +70,11 @@ def make_result(**fields) -> m.Result:
     fields.setdefault("metrics", {"Accuracy": "90.0%"})
     fields.setdefault("stamp", "s")
     return m.Result.objects.create(**fields)
+
+
+def reindex_search() -> None:
+    """Builders write rows directly; the loader would have indexed them for search."""
+    from catalogue import search
+
+    for kind in m.SearchKind.values:
+        search.reindex(kind)

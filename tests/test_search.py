@@ -64,3 +64,12 @@ def test_reloading_a_changed_title_updates_the_index(loaded_seeds, tmp_path):
     gpipe = Paper.objects.get(arxiv_id="1811.06965")
     assert kinds_and_ids(search.ranked("zyxwvut")) == [("paper", gpipe.id)]
     assert search.ranked("GPipe Efficient Training Giant", kinds=["paper"]) == []
+
+
+def test_reindex_picks_up_rows_written_outside_the_loader(db):
+    from tests.factories import make_paper, reindex_search
+
+    paper = make_paper(title="Quixotic transformers", abstract="About windmills.")
+    assert search.ranked("windmills") == []
+    reindex_search()
+    assert kinds_and_ids(search.ranked("windmills")) == [("paper", paper.id)]

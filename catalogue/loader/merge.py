@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
+from catalogue import search
 from catalogue.loader.documents import SnapshotError
 
 
@@ -164,35 +165,9 @@ def merge_all(load_run_id: int | None) -> Report:
 
 def _reindex_search():
     """Rewrite the search rows of every paper, entry and repository this load touched."""
-    authors = (
-        "(SELECT string_agg(a.name, ', ' ORDER BY a.position) FROM catalogue_author a "
-        "WHERE a.paper_id = p.id)"
-        if connection.vendor == "postgresql"
-        else "(SELECT group_concat(name, ', ') FROM "
-        "(SELECT a.name FROM catalogue_author a WHERE a.paper_id = p.id ORDER BY a.position))"
-    )
     touched = "SELECT target_id FROM {w} WHERE created = 1 OR changed = 1 OR applied = 1"
-    for kind, w, select in (
-        (
-            "paper",
-            "w_paper",
-            f"SELECT 'paper', p.id, p.title, COALESCE({authors}, ''), p.abstract FROM catalogue_paper p",
-        ),
-        ("entry", "w_entry", "SELECT 'entry', e.id, e.name, '', '' FROM catalogue_codeentry e"),
-        (
-            "repo",
-            "w_repo",
-            "SELECT 'repo', r.id, r.owner || '/' || r.name, r.owner, r.name || ' ' || r.host "
-            "FROM catalogue_repo r",
-        ),
-    ):
-        ids = touched.format(w=w)
-        alias = select.rsplit(" ", 1)[1]
-        execute(f"DELETE FROM catalogue_searchdocument WHERE kind = '{kind}' AND object_id IN ({ids})")
-        execute(
-            "INSERT INTO catalogue_searchdocument (kind, object_id, title, authors, body) "
-            f"{select} WHERE {alias}.id IN ({ids})"
-        )
+    for kind, w in (("paper", "w_paper"), ("entry", "w_entry"), ("repo", "w_repo")):
+        search.reindex(kind, ids_sql=touched.format(w=w))
 
 
 def _documents(load_run_id) -> Counts:
