@@ -138,7 +138,10 @@ class Harvested(models.Model):
 class Paper(Harvested):
     arxiv_id = models.CharField(max_length=40, null=True, blank=True, unique=True)
     slug = models.CharField(max_length=300, unique=True)  # current; old ones in PaperSlug
+    # What pages and API show: the curator's correction if there is one, else the snapshot's.
     title = models.TextField(blank=True)
+    title_upstream = models.TextField(blank=True, editable=False)  # the snapshot's, always
+    title_corrected = models.BooleanField(db_default=False, editable=False)
     title_source = models.CharField(max_length=16, choices=TitleSource.choices, null=True, blank=True)
     date = models.DateField(null=True, blank=True)
     # "YYYY-MM" from ``date``, else inferred from the arXiv id: stored (not computed per
@@ -160,6 +163,8 @@ class Paper(Harvested):
     )
     paper_stamp = models.CharField(max_length=100, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped by every write (curator or loader): a form saved from a stale version is refused.
+    version = models.PositiveIntegerField(db_default=1, editable=False)
 
     tasks = models.ManyToManyField("Task", related_name="papers", blank=True)
     methods = models.ManyToManyField("Method", related_name="papers", blank=True)
@@ -402,7 +407,10 @@ class Sample(Harvested):
     repo = models.ForeignKey(Repo, null=True, blank=True, on_delete=models.PROTECT, related_name="samples")
     path = models.CharField(max_length=1000, blank=True)
     file_url = models.URLField(max_length=1500, null=True, blank=True)
+    # What pages, API and figures use: a curator's correction if any, else the snapshot's.
     status = models.CharField(max_length=20, choices=Status.choices)
+    status_upstream = models.CharField(max_length=20, choices=Status.choices, editable=False)
+    status_corrected = models.BooleanField(db_default=False, editable=False)
     verification_level = models.PositiveSmallIntegerField(default=0)
     contract_check = models.CharField(max_length=100, null=True, blank=True)
     metamorphic_tier = models.CharField(max_length=100, null=True, blank=True)
@@ -414,11 +422,15 @@ class Sample(Harvested):
     link_basis = models.CharField(max_length=100, blank=True)
     language = models.CharField(max_length=50, blank=True)
     paper_view_stamp = models.CharField(max_length=100, blank=True, editable=False)
+    version = models.PositiveIntegerField(db_default=1, editable=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["paper", "body", "entry"], name="sample_unique_place"),
             models.CheckConstraint(condition=_in_choices("status", Status), name="sample_status_valid"),
+            models.CheckConstraint(
+                condition=_in_choices("status_upstream", Status), name="sample_status_upstream_valid"
+            ),
             models.CheckConstraint(
                 condition=_in_choices("repo_kind", RepoKind, nullable=True),
                 name="sample_repo_kind_valid",
@@ -436,6 +448,73 @@ class Sample(Harvested):
     @property
     def pointer_only(self) -> bool:
         return not self.inline_ok
+
+
+class Correction(models.Model):
+    """A curator's correction of one field, kept with its history.
+
+    The corrected row holds the value shown (``Paper.title``, ``Sample.status``) and the
+    snapshot's value beside it (``title_upstream``, ``status_upstream``); the loader only
+    ever writes the latter while a correction is active. Removing a correction keeps the
+    record (``removed_*``) and puts the snapshot's value back. ``catalogue.curation`` is
+    the one place that writes these.
+    """
+
+    class Field(models.TextChoices):
+        TITLE = "title", "paper title"
+        STATUS = "status", "sample status"
+
+    field = models.CharField(max_length=10, choices=Field.choices)
+    paper = models.ForeignKey(
+        Paper, null=True, blank=True, on_delete=models.CASCADE, related_name="corrections"
+    )
+    sample = models.ForeignKey(
+        Sample, null=True, blank=True, on_delete=models.CASCADE, related_name="corrections"
+    )
+    value = models.TextField()  # the curator's value
+    previous_value = models.TextField()  # what was shown before this correction
+    upstream_value = models.TextField()  # the snapshot's value when the correction was made
+    reason = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        "auth.User", null=True, on_delete=models.SET_NULL, related_name="corrections_made"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    removed_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="corrections_removed"
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removal_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(field="title", paper__isnull=False, sample__isnull=True)
+                    | Q(field="status", sample__isnull=False, paper__isnull=True, value__in=Status.values)
+                ),
+                name="correction_target_matches_field",
+            ),
+            models.UniqueConstraint(
+                fields=["field", "paper"],
+                condition=Q(removed_at__isnull=True, paper__isnull=False),
+                name="correction_one_active_per_paper_field",
+            ),
+            models.UniqueConstraint(
+                fields=["field", "sample"],
+                condition=Q(removed_at__isnull=True, sample__isnull=False),
+                name="correction_one_active_per_sample_field",
+            ),
+        ]
+        indexes = [models.Index(fields=["removed_at", "field"])]
+
+    def __str__(self):
+        target = f"paper {self.paper_id}" if self.paper_id else f"sample {self.sample_id}"
+        return f"{self.get_field_display()} of {target}: {self.value[:60]}"
+
+    @property
+    def active(self) -> bool:
+        return self.removed_at is None
 
 
 class SearchKind(models.TextChoices):

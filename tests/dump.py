@@ -29,7 +29,8 @@ def catalogue_state() -> dict:
         "dataset": datasets,
     }
 
-    def rows(model, exclude=("id", "created_at", "last_load")):
+    # version counts writes (for optimistic locking); it is not content.
+    def rows(model, exclude=("id", "created_at", "last_load", "version")):
         out = []
         for obj in model.objects.all():
             row = {}

@@ -66,8 +66,29 @@ class Group:
     """Columns that one kind of document states, ordered by their own stamp column."""
 
     stamp: str  # stamp column, same name in the winners table and the target table
-    columns: dict[str, str]  # target column -> SQL expression over the winners row ``w``
-    marks_applied: bool = False  # set w.applied where this group is newly written
+    # target column -> SQL over the winners row ``w`` (and, for updates, the stored row ``t``)
+    columns: dict[str, str]
+    insert_columns: dict[str, str] = field(default_factory=dict)  # where an insert differs (no ``t``)
+    also_set: dict[str, str] = field(default_factory=dict)  # written on update, never compared
+
+    def apply(self, w: str, table: str) -> None:
+        """Write this group's columns where the winner is not older than the stored row.
+
+        Rows whose values differ are marked ``changed``; a newer stamp with equal values
+        still moves the stored stamp (and provenance) forward, so later comparisons hold.
+        """
+        newer = f"w.{self.stamp} IS NOT NULL AND w.{self.stamp} >= t.{self.stamp}"
+        differs = " OR ".join(distinct(f"t.{col}", expr) for col, expr in self.columns.items())
+        execute(
+            f"UPDATE {w} AS w SET changed = 1 FROM {table} t "
+            f"WHERE t.id = w.target_id AND w.created = 0 AND {newer} AND ({differs})"
+        )
+        sets = {**self.columns, **self.also_set, self.stamp: f"w.{self.stamp}"}
+        execute(
+            f"UPDATE {table} AS t SET {', '.join(f'{c} = {e}' for c, e in sets.items())} FROM {w} w "
+            f"WHERE t.id = w.target_id AND w.created = 0 "
+            f"AND {newer} AND ({differs} OR w.{self.stamp} > t.{self.stamp})"
+        )
 
 
 @dataclass
@@ -103,6 +124,7 @@ def upsert(
     for group in groups:
         insert_cols[group.stamp] = f"COALESCE(w.{group.stamp}, '')"
         insert_cols.update(group.columns)
+        insert_cols.update(group.insert_columns)
     insert_cols.update(extra_insert or {})
     created = execute(
         f"INSERT INTO {table} ({', '.join(insert_cols)}) "
@@ -111,25 +133,7 @@ def upsert(
     execute(f"UPDATE {w} SET target_id = (SELECT t.id FROM {table} t WHERE {key_match}) WHERE created = 1")
 
     for group in groups:
-        newer = f"w.{group.stamp} IS NOT NULL AND w.{group.stamp} >= t.{group.stamp}"
-        differs = " OR ".join(distinct(f"t.{col}", expr) for col, expr in group.columns.items())
-        execute(
-            f"UPDATE {w} AS w SET changed = 1 FROM {table} t "
-            f"WHERE t.id = w.target_id AND w.created = 0 AND {newer} AND ({differs})"
-        )
-        if group.marks_applied:
-            execute(f"UPDATE {w} SET applied = 1 WHERE created = 1")
-            execute(
-                f"UPDATE {w} AS w SET applied = 1 FROM {table} t "
-                f"WHERE t.id = w.target_id AND w.{group.stamp} > t.{group.stamp}"
-            )
-        sets = ", ".join(
-            [f"{col} = {expr}" for col, expr in group.columns.items()] + [f"{group.stamp} = w.{group.stamp}"]
-        )
-        execute(
-            f"UPDATE {table} AS t SET {sets} FROM {w} w WHERE t.id = w.target_id AND w.created = 0 "
-            f"AND {newer} AND ({differs} OR w.{group.stamp} > t.{group.stamp})"
-        )
+        group.apply(w, table)
     matched = scalar(f"SELECT COUNT(*) FROM {w} WHERE created = 0")
     updated = scalar(f"SELECT COUNT(*) FROM {w} WHERE changed = 1")
     return Counts(created=created, updated=updated, unchanged=matched - updated)
@@ -335,29 +339,37 @@ PAPER_VIEW = "view = 'paper'"
 _SLUG_ORDER = "CASE WHEN slug LIKE 'arxiv-%' THEN 1 ELSE 0 END, stamp DESC, slug"
 
 
+# Every write by the loader moves a row's version on, so a curator's form from before it is stale.
+BUMP_VERSION = {"version": "t.version + 1"}
+
+
 def _upsert_resolved_papers() -> Counts:
     title_group = Group(
         "stamp",
         {
-            "title": "COALESCE(w.title, '')",
+            # A curator's correction stands; the snapshot's value is kept beside it.
+            "title": "CASE WHEN t.title_corrected THEN t.title ELSE COALESCE(w.title, '') END",
+            "title_upstream": "COALESCE(w.title, '')",
             "title_source": "w.title_source",
             "date": "w.date",
             "month": "w.month",
             "document_id": doc_id("w.doc_url"),
         },
+        also_set=BUMP_VERSION,
     )
     doc_columns = {c: f"w.{c}" for c in PAPER_DOC_COLUMNS}
     for c in ("proceeding", "abstract", "url_abs", "url_pdf", "syntology_claim"):
         doc_columns[c] = f"COALESCE(w.{c}, '')"
     doc_columns["paper_document_id"] = doc_id("w.paper_doc_url")
-    doc_group = Group("paper_stamp", doc_columns, marks_applied=True)
+    doc_group = Group("paper_stamp", doc_columns, also_set=BUMP_VERSION)
     # Rows already resolved by arXiv id or slug: the key lookup in upsert() must not undo that.
     execute("UPDATE w_paper SET created = CASE WHEN target_id IS NULL THEN 1 ELSE 0 END")
     now = "CURRENT_TIMESTAMP"
     created = execute(
-        "INSERT INTO catalogue_paper (arxiv_id, slug, stamp, title, title_source, date, month, document_id, "
-        f"paper_stamp, {', '.join(doc_columns)}, created_at) "
-        "SELECT w.arxiv_id, w.best_slug, w.stamp, COALESCE(w.title, ''), w.title_source, w.date, w.month, "
+        "INSERT INTO catalogue_paper (arxiv_id, slug, stamp, title, title_upstream, title_source, date, "
+        f"month, document_id, paper_stamp, {', '.join(doc_columns)}, created_at) "
+        "SELECT w.arxiv_id, w.best_slug, w.stamp, COALESCE(w.title, ''), COALESCE(w.title, ''), "
+        "w.title_source, w.date, w.month, "
         f"{doc_id('w.doc_url')}, COALESCE(w.paper_stamp, ''), {', '.join(doc_columns.values())}, {now} "
         "FROM w_paper w WHERE w.created = 1"
     )
@@ -376,20 +388,7 @@ def _upsert_resolved_papers() -> Counts:
         "WHERE t.id = w.target_id AND t.arxiv_id IS NULL AND w.arxiv_id IS NOT NULL"
     )
     for group in (title_group, doc_group):
-        newer = f"w.{group.stamp} IS NOT NULL AND w.{group.stamp} >= t.{group.stamp}"
-        differs = " OR ".join(distinct(f"t.{col}", expr) for col, expr in group.columns.items())
-        execute(
-            "UPDATE w_paper AS w SET changed = 1 FROM catalogue_paper t "
-            f"WHERE t.id = w.target_id AND w.created = 0 AND {newer} AND ({differs})"
-        )
-        sets = ", ".join(
-            [f"{c} = {e}" for c, e in group.columns.items()] + [f"{group.stamp} = w.{group.stamp}"]
-        )
-        execute(
-            f"UPDATE catalogue_paper AS t SET {sets} FROM w_paper w "
-            "WHERE t.id = w.target_id AND w.created = 0 "
-            f"AND {newer} AND ({differs} OR w.{group.stamp} > t.{group.stamp})"
-        )
+        group.apply("w_paper", "catalogue_paper")
     matched = scalar("SELECT COUNT(*) FROM w_paper WHERE created = 0")
     updated = scalar("SELECT COUNT(*) FROM w_paper WHERE changed = 1")
     return Counts(created=created, updated=updated, unchanged=matched - updated)
@@ -569,6 +568,9 @@ def _samples() -> Counts:
         "ON pv.paper_id = c.paper_id AND pv.body_id = c.body_id AND pv.entry_id = c.entry_id",
     )
     common_columns = {col: f"w.{col}" for col in SAMPLE_COMMON}
+    # A curator's correction stands; the snapshot's value is kept beside it.
+    common_columns["status"] = "CASE WHEN t.status_corrected THEN t.status ELSE w.status END"
+    common_columns["status_upstream"] = "w.status"
     common_columns["path"] = "COALESCE(w.path, '')"
     common_columns["repo_id"] = "w.repo_id"
     common_columns["document_id"] = doc_id("w.doc_url")
@@ -577,7 +579,7 @@ def _samples() -> Counts:
         "catalogue_sample",
         {"paper_id": "paper_id", "body_id": "body_id", "entry_id": "entry_id"},
         [
-            Group("stamp", common_columns),
+            Group("stamp", common_columns, insert_columns={"status": "w.status"}, also_set=BUMP_VERSION),
             Group(
                 "paper_view_stamp",
                 {
