@@ -28,6 +28,7 @@ class SampleFigures:
     n_papers: int
     n_papers_ran: int
     by_status: dict[str, int]  # every status, zeros included
+    n_places_corrected: int = 0  # places whose status a curator corrected (figures include them)
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -47,6 +48,7 @@ def _figure_aggregates(prefix: str = "") -> dict:
         "n_samples_fingerprinted": Count(body, distinct=True, filter=q(behaviour_fingerprint=True)),
         "n_papers": Count(paper, distinct=True),
         "n_papers_ran": Count(paper, distinct=True, filter=ran),
+        "n_places_corrected": Count(place, filter=q(status_corrected=True)),
     }
     for status in Status:
         aggregates[f"by_status_{status.value}"] = Count(body, distinct=True, filter=q(status=status))
@@ -64,6 +66,7 @@ def _figures_from_row(row: dict) -> SampleFigures:
         n_papers=row["n_papers"] or 0,
         n_papers_ran=row["n_papers_ran"] or 0,
         by_status=by_status,
+        n_places_corrected=row["n_places_corrected"] or 0,
     )
 
 
