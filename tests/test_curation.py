@@ -47,7 +47,7 @@ def test_a_status_correction_moves_every_figure_at_once(loaded_seeds, curator):
     assert after.n_samples_ran == before.n_samples_ran == 2
     assert after.n_places_corrected == 1
     curation.correct_status(
-        forward_ran_sample_by_body(sample),
+        sample,
         "unverified",
         user=curator,
         reason="did not run",
