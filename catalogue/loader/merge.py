@@ -52,6 +52,16 @@ def temp_table(name: str, select_sql: str):
     )
 
 
+def index_targets(w: str) -> None:
+    """Index a winners table by target id, and let the planner know its size.
+
+    Without this SQLite may drive an ``UPDATE … FROM`` from the target table and scan
+    the winners table once per row: quadratic, minutes at 20,000 papers.
+    """
+    execute(f"CREATE INDEX IF NOT EXISTS {w}_target ON {w} (target_id)")
+    execute(f"ANALYZE {w}")
+
+
 def winners(source: str, partition: str, columns: str, order: str = "stamp DESC", where: str = "") -> str:
     """SELECT the one row per ``partition`` that ranks first by ``order``."""
     condition = f"WHERE {where}" if where else ""
@@ -131,6 +141,7 @@ def upsert(
         f"SELECT {', '.join(insert_cols.values())} FROM {w} w WHERE w.created = 1"
     )
     execute(f"UPDATE {w} SET target_id = (SELECT t.id FROM {table} t WHERE {key_match}) WHERE created = 1")
+    index_targets(w)
 
     for group in groups:
         group.apply(w, table)
@@ -378,6 +389,7 @@ def _upsert_resolved_papers() -> Counts:
         "target_id = (SELECT p.id FROM catalogue_paper p WHERE p.slug = w_paper.best_slug), "
         "applied = CASE WHEN paper_stamp IS NULL THEN 0 ELSE 1 END WHERE created = 1"
     )
+    index_targets("w_paper")
     execute(
         "UPDATE w_paper AS w SET applied = 1 FROM catalogue_paper t "
         "WHERE t.id = w.target_id AND w.created = 0 AND w.paper_stamp > t.paper_stamp"

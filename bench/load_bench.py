@@ -1,0 +1,361 @@
+"""Load benchmark: our ``load_snapshot`` against the peers, SQLite and PostgreSQL.
+
+    .venv/bin/python bench/load_bench.py --papers 2000 20000 [--runs 3] [--backends sqlite postgres]
+
+For each scale it generates (once, cached under bench/out/data/) a synthetic snapshot with
+bench/generate.py, then times every load into a fresh database, ``--runs`` times, and
+reports medians: wall time, rows/s, documents/s, peak RSS of the loading process tree,
+database size. Results go to stdout as a Markdown table and to bench/out/load-*.json/.md.
+
+Why each load runs as its own process under ``/usr/bin/time`` plus psutil polling: peak
+RSS must belong to that load alone (time's ``%M`` catches a short peak the polling can
+miss; the polling adds children, which ``%M`` reports only as a maximum). Wall time
+includes interpreter start-up (and Django's set-up for ours): that is what a user waits.
+PostgreSQL's own server memory is not counted, for any loader.
+
+Our loader: ``manage.py migrate`` into the fresh database (not timed), then the timed
+``manage.py load_snapshot DIR``. Skipped, with a message, while the command is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import psutil
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else sys.executable
+OUT = BENCH / "out"
+LOAD_COMMAND = ROOT / "catalogue" / "management" / "commands" / "load_snapshot.py"
+PEER_LABELS = {
+    "ours": "ours: manage.py load_snapshot",
+    "sqlite-utils": "sqlite-utils insert_all (Datasette way)",
+    "raw": "limit: raw executemany / COPY",
+    "parse": "floor: parse + flatten only",
+}
+
+
+@dataclass
+class Measure:
+    wall_s: float
+    peak_rss_mb: float
+    ok: bool
+    output: str
+
+
+@dataclass
+class Row:
+    papers: int
+    backend: str
+    peer: str
+    documents: int = 0
+    rows: int = 0
+    runs: list[dict] = field(default_factory=list)
+    median_wall_s: float | None = None
+    rows_per_s: float | None = None
+    documents_per_s: float | None = None
+    median_peak_rss_mb: float | None = None
+    db_mb: float | None = None
+    note: str = ""
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def measure(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> Measure:
+    """Run ``cmd`` and return its wall time and the peak RSS of its process tree."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as timing:
+        full = (
+            ["/usr/bin/time", "-f", "%M", "-o", timing.name, *cmd] if Path("/usr/bin/time").exists() else cmd
+        )
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            full, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        polled = _poll_rss(proc)
+        output = proc.communicate()[0]
+        wall = time.perf_counter() - start
+        timed_kb = timing.read().strip().splitlines()
+    time_rss = int(timed_kb[-1]) * 1024 if timed_kb and timed_kb[-1].isdigit() else 0
+    return Measure(wall, max(polled, time_rss) / 2**20, proc.returncode == 0, output[-3000:])
+
+
+def _poll_rss(proc: subprocess.Popen) -> int:
+    """Highest sum of RSS over the process and all its descendants, sampled.
+
+    Every 10 ms for the first seconds (short loads), then every 50 ms so that the
+    sampling itself does not take a noticeable share of this 2-core machine.
+    """
+    peak = 0
+    started = time.perf_counter()
+    try:
+        root = psutil.Process(proc.pid)
+        while proc.poll() is None:
+            every = 0.01 if time.perf_counter() - started < 3 else 0.05
+            total = 0
+            for p in [root, *root.children(recursive=True)]:
+                with contextlib.suppress(psutil.Error):
+                    total += p.memory_info().rss
+            peak = max(peak, total)
+            time.sleep(every)
+    except psutil.Error:
+        pass
+    return peak
+
+
+def ensure_snapshot(papers: int, seed: int, data_dir: Path) -> Path:
+    """Generate the snapshot for this scale once; reuse it across runs and invocations."""
+    folder = data_dir / f"papers-{papers}-seed-{seed}"
+    if (folder / ".complete").exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    print(f"generating {papers} papers into {folder} ...", file=sys.stderr, flush=True)
+    subprocess.run(
+        [
+            PYTHON,
+            str(BENCH / "generate.py"),
+            "--papers",
+            str(papers),
+            "--out",
+            str(folder),
+            "--seed",
+            str(seed),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    (folder / ".complete").write_text("")
+    return folder
+
+
+# --------------------------------------------------------------------------- databases
+
+
+class SqliteTarget:
+    """A fresh SQLite file per run."""
+
+    backend = "sqlite"
+
+    @contextlib.contextmanager
+    def fresh(self):
+        tmp = Path(tempfile.mkdtemp(prefix="cwp-bench-"))
+        try:
+            path = tmp / "bench.sqlite3"
+            yield {"path": str(path), "url": f"sqlite:///{path}"}
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    @staticmethod
+    def size_mb(db: dict) -> float:
+        return sum(p.stat().st_size for p in Path(db["path"]).parent.iterdir()) / 2**20
+
+
+class PostgresTarget:
+    """A fresh database per run (CREATE DATABASE) inside one throwaway cluster."""
+
+    backend = "postgres"
+
+    def __init__(self, cluster_url: str):
+        import psycopg
+
+        self.psycopg = psycopg
+        self.admin_url = cluster_url
+        self.counter = 0
+
+    @contextlib.contextmanager
+    def fresh(self):
+        self.counter += 1
+        name = f"bench_{os.getpid()}_{self.counter}"
+        with self.psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        url = self.admin_url.rsplit("/", 1)[0] + f"/{name}"
+        try:
+            yield {"url": url, "name": name}
+        finally:
+            with self.psycopg.connect(self.admin_url, autocommit=True) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    def size_mb(self, db: dict) -> float:
+        with self.psycopg.connect(self.admin_url) as conn:
+            return conn.execute("SELECT pg_database_size(%s)", (db["name"],)).fetchone()[0] / 2**20
+
+
+# --------------------------------------------------------------------------- one load
+
+
+def run_once(peer: str, target, snapshot: Path) -> tuple[Measure, float | None]:
+    """One load of ``snapshot`` by ``peer`` into a fresh database of ``target``."""
+    with target.fresh() as db:
+        if peer == "ours":
+            env = {**os.environ, "DATABASE_URL": db["url"]}
+            migrate = measure([PYTHON, "manage.py", "migrate", "-v", "0"], env=env)
+            if not migrate.ok:
+                return Measure(0, 0, False, "migrate failed: " + migrate.output), None
+            result = measure([PYTHON, "manage.py", "load_snapshot", str(snapshot)], env=env)
+        elif peer == "parse":
+            result = measure([PYTHON, str(BENCH / "peers.py"), "parse", str(snapshot)])
+        else:
+            name = (
+                peer
+                if peer == "sqlite-utils"
+                else ("sqlite-raw" if target.backend == "sqlite" else "pg-copy")
+            )
+            where = db["path"] if target.backend == "sqlite" else db["url"]
+            result = measure([PYTHON, str(BENCH / "peers.py"), name, str(snapshot), where])
+        size = target.size_mb(db) if result.ok and peer != "parse" else None
+        return result, size
+
+
+def run_peer(peer: str, target, snapshot: Path, papers: int, runs: int, counts: dict) -> Row:
+    row = Row(papers=papers, backend="–" if peer == "parse" else target.backend, peer=peer, **counts)
+    if peer == "ours" and not LOAD_COMMAND.exists():
+        row.note = "pending: manage.py load_snapshot does not exist yet"
+        print(f"  skip ours ({row.note})", file=sys.stderr)
+        return row
+    sizes = []
+    for i in range(runs):
+        result, size = run_once(peer, target, snapshot)
+        row.runs.append(
+            {"wall_s": round(result.wall_s, 3), "peak_rss_mb": round(result.peak_rss_mb, 1), "ok": result.ok}
+        )
+        print(
+            f"  {target.backend:8} {peer:12} run {i + 1}: {result.wall_s:7.2f} s  {result.peak_rss_mb:7.1f} MB"
+            f"{'' if result.ok else '  FAILED'}",
+            file=sys.stderr,
+            flush=True,
+        )
+        if not result.ok:
+            last = result.output.strip().splitlines()[-1][:200] if result.output.strip() else "no output"
+            done = ", ".join(f"{r['wall_s']:.1f} s" for r in row.runs if r["ok"])
+            row.note = f"failed on run {i + 1}: {last}" + (f" (earlier runs: {done})" if done else "")
+            print(result.output, file=sys.stderr)
+            return row
+        if size is not None:
+            sizes.append(size)
+    walls = [r["wall_s"] for r in row.runs]
+    row.median_wall_s = statistics.median(walls)
+    row.rows_per_s = row.rows / row.median_wall_s
+    row.documents_per_s = row.documents / row.median_wall_s
+    row.median_peak_rss_mb = statistics.median(r["peak_rss_mb"] for r in row.runs)
+    row.db_mb = round(statistics.median(sizes), 1) if sizes else None
+    return row
+
+
+def count_rows(snapshot: Path) -> dict:
+    """Rows and documents every load writes (from flatten, so identical for all peers)."""
+    out = subprocess.run(
+        [PYTHON, str(BENCH / "peers.py"), "parse", str(snapshot)], check=True, capture_output=True, text=True
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# --------------------------------------------------------------------------- report
+
+
+def markdown(rows: list[Row]) -> str:
+    head = (
+        "| papers | docs | rows | backend | load | median wall s | rows/s | docs/s | "
+        "peak RSS MB | DB MB | note |"
+    )
+    lines = [head, "|" + "---|" * 11]
+    for r in rows:
+
+        def fmt(v, spec):
+            return format(v, spec) if v is not None else "–"
+
+        lines.append(
+            f"| {r.papers:,} | {r.documents:,} | {r.rows:,} | {r.backend} | {PEER_LABELS[r.peer]} | "
+            f"{fmt(r.median_wall_s, '.2f')} | {fmt(r.rows_per_s, ',.0f')} | {fmt(r.documents_per_s, ',.0f')} | "
+            f"{fmt(r.median_peak_rss_mb, '.0f')} | {fmt(r.db_mb, '.1f')} | {r.note} |"
+        )
+    return "\n".join(lines)
+
+
+def machine() -> dict:
+    return {
+        "cpus": os.cpu_count(),
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "python": sys.version.split()[0],
+    }
+
+
+@contextlib.contextmanager
+def targets(backends: list[str]):
+    """SQLite always available; PostgreSQL through scripts/pgcluster.py's throwaway cluster."""
+    found = []
+    if "sqlite" in backends:
+        found.append(SqliteTarget())
+    if "postgres" not in backends:
+        yield found
+        return
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from pgcluster import throwaway_cluster
+    except ImportError as exc:
+        print(f"skipping PostgreSQL: scripts/pgcluster.py not importable ({exc})", file=sys.stderr)
+        yield found
+        return
+    with throwaway_cluster() as url:
+        yield [*found, PostgresTarget(url)]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", type=int, nargs="+", default=[2000, 20000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--backends", nargs="+", default=["sqlite", "postgres"], choices=["sqlite", "postgres"]
+    )
+    parser.add_argument("--peers", nargs="+", default=list(PEER_LABELS), choices=list(PEER_LABELS))
+    parser.add_argument(
+        "--data", type=Path, default=OUT / "data", help="where generated snapshots are cached"
+    )
+    args = parser.parse_args(argv)
+
+    results: list[Row] = []
+    with targets(args.backends) as found:
+        for papers in args.papers:
+            snapshot = ensure_snapshot(papers, args.seed, args.data)
+            counts = count_rows(snapshot)
+            print(f"{papers} papers: {counts['documents']} documents, {counts['rows']} rows", file=sys.stderr)
+            for target in found:
+                for peer in args.peers:
+                    if peer == "sqlite-utils" and target.backend != "sqlite":
+                        continue  # sqlite-utils is SQLite only
+                    if peer == "parse" and target is not found[0]:
+                        continue  # no database involved: once per scale is enough
+                    results.append(run_peer(peer, target, snapshot, papers, args.runs, counts))
+
+    table = markdown(results)
+    print(table)
+    OUT.mkdir(exist_ok=True)
+    stamp = "-".join(str(p) for p in args.papers)
+    (OUT / f"load-{stamp}.md").write_text(table + "\n")
+    (OUT / f"load-{stamp}.json").write_text(
+        json.dumps(
+            {
+                "machine": machine(),
+                "runs": args.runs,
+                "seed": args.seed,
+                "results": [asdict(r) for r in results],
+            },
+            indent=1,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
