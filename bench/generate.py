@@ -41,8 +41,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import snapshot_text as text  # noqa: E402  (path set just above: bench/ is not a package)
-import synth_words as words  # noqa: E402
+import snapshot_text as text
+import synth_words as words
 
 STATUSES = ("ran_honours", "ran_violates", "ran_draft_wrong", "ran_fixture", "ran", "unverified")
 STATUS_WEIGHTS = (0.02, 0.015, 0.04, 0.025, 0.05, 0.85)  # "mostly unverified"
@@ -54,7 +54,7 @@ CONTRACT_CHECKS = {
     "ran": (None,),
 }
 PERMISSIVE = ("Apache-2.0", "MIT", "BSD-3-Clause", "BSD-2-Clause")
-LICENCES = PERMISSIVE + ("GPL-3.0", "NONE", "NOASSERTION", None)
+LICENCES = (*PERMISSIVE, "GPL-3.0", "NONE", "NOASSERTION", None)
 LICENCE_WEIGHTS = (0.3, 0.3, 0.08, 0.02, 0.06, 0.14, 0.06, 0.04)
 PWC_PROVENANCE = "external:paperswithcode_snapshot_2025-07-28"
 SNAPSHOT_DAY = dt.date(2025, 7, 28)
@@ -90,7 +90,7 @@ def slugify(value: str, max_len: int = 42) -> str:
     parts = re.sub(r"[^a-z0-9]+", " ", ascii_text.lower()).split()
     out: list[str] = []
     for part in parts:
-        if out and len("-".join(out + [part])) > max_len:
+        if out and len("-".join([*out, part])) > max_len:
             break
         out.append(part)
     return "-".join(out)

@@ -231,7 +231,8 @@ def run_peer(peer: str, target, snapshot: Path, papers: int, runs: int, counts: 
             {"wall_s": round(result.wall_s, 3), "peak_rss_mb": round(result.peak_rss_mb, 1), "ok": result.ok}
         )
         print(
-            f"  {target.backend:8} {peer:12} run {i + 1}: {result.wall_s:7.2f} s  {result.peak_rss_mb:7.1f} MB"
+            f"  {target.backend:8} {peer:12} run {i + 1}: "
+            f"{result.wall_s:7.2f} s  {result.peak_rss_mb:7.1f} MB"
             f"{'' if result.ok else '  FAILED'}",
             file=sys.stderr,
             flush=True,
@@ -277,7 +278,8 @@ def markdown(rows: list[Row]) -> str:
 
         lines.append(
             f"| {r.papers:,} | {r.documents:,} | {r.rows:,} | {r.backend} | {PEER_LABELS[r.peer]} | "
-            f"{fmt(r.median_wall_s, '.2f')} | {fmt(r.rows_per_s, ',.0f')} | {fmt(r.documents_per_s, ',.0f')} | "
+            f"{fmt(r.median_wall_s, '.2f')} | {fmt(r.rows_per_s, ',.0f')} | "
+            f"{fmt(r.documents_per_s, ',.0f')} | "
             f"{fmt(r.median_peak_rss_mb, '.0f')} | {fmt(r.db_mb, '.1f')} | {r.note} |"
         )
     return "\n".join(lines)

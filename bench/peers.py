@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from flatten import COLUMNS, TABLES, batched_by_table, flatten, read_documents  # noqa: E402
+from flatten import COLUMNS, TABLES, batched_by_table, flatten, read_documents
 
 
 class Counted:
