@@ -7,13 +7,45 @@ count distinct code bodies; ``n_places`` and ``n_places_pointer_only`` count pla
 (sample rows); a body with places in several statuses counts under each status.
 """
 
+import base64
+import json
+from collections import Counter
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
-from django.db.models import Count, Q, QuerySet
+from django.db import models
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    prefetch_related_objects,
+)
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from catalogue import identities
-from catalogue.models import CodeEntry, Paper, PaperSlug, Sample, Status
+from catalogue import identities, search
+from catalogue.models import (
+    Author,
+    CodeBody,
+    CodeEntry,
+    CodeLink,
+    Dataset,
+    Leaderboard,
+    Method,
+    Paper,
+    PaperSlug,
+    Repo,
+    Result,
+    Sample,
+    SearchKind,
+    Status,
+    Task,
+)
 
 RAN = ~Q(status=Status.UNVERIFIED)
 
@@ -149,3 +181,540 @@ def paper_by_address(slug: str) -> tuple[Paper, bool]:
     if arxiv_id and (paper := Paper.objects.filter(arxiv_id=arxiv_id).first()):
         return paper, False
     raise Http404(f"No paper at /paper/{slug}")
+
+
+# --- pages ---
+# Reads for the public pages. Lists are keyset-paginated ("after this row"), never by
+# OFFSET, so page 10,000 costs what page 1 does; every list is fetched with its related
+# rows and figures in a fixed number of queries, whatever the number of rows shown.
+
+PAGE_SIZE = 25
+
+
+@dataclass(frozen=True)
+class Key:
+    """One column of a keyset order: a field or annotation of the rows, and its direction."""
+
+    field: str
+    descending: bool
+    kind: type  # str or int: what a cursor must hold in this place
+
+
+@dataclass(frozen=True)
+class KeysetPage:
+    items: list
+    next_cursor: str | None  # rows after the last one shown
+    prev_cursor: str | None  # rows before the first one shown
+
+
+def encode_cursor(values: list) -> str:
+    raw = json.dumps(values, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(token: str | None, keys: list[Key]) -> list | None:
+    """The values a cursor holds, or None for anything that is not a cursor of this order."""
+    if not token or len(token) > 2000:
+        return None
+    try:
+        values = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+    except ValueError:
+        return None
+    if not isinstance(values, list) or len(values) != len(keys):
+        return None
+    for value, key in zip(values, keys, strict=True):
+        if type(value) is not key.kind or (isinstance(value, str) and "\x00" in value):
+            return None
+        if isinstance(value, int) and not -(2**63) < value < 2**63:
+            return None
+    return values
+
+
+def _beyond(keys: list[Key], values: list, *, forward: bool) -> Q:
+    """Rows strictly after (forward) or before the row whose key values are ``values``."""
+    condition = Q()
+    for i, key in enumerate(keys):
+        lookup = "lt" if key.descending == forward else "gt"
+        step = Q(**{f"{key.field}__{lookup}": values[i]})
+        for earlier, value in zip(keys[:i], values[:i], strict=True):
+            step &= Q(**{earlier.field: value})
+        condition |= step
+    return condition
+
+
+def keyset_page(
+    queryset: QuerySet, keys: list[Key], *, after: str | None = None, before: str | None = None,
+    size: int = PAGE_SIZE,
+) -> KeysetPage:  # fmt: skip
+    """One page of ``queryset`` in ``keys`` order, after or before a cursor (bad cursors: page 1)."""
+    order = [f"-{k.field}" if k.descending else k.field for k in keys]
+    after_values = decode_cursor(after, keys)
+    before_values = None if after_values else decode_cursor(before, keys)
+    if before_values:
+        reverse = [o[1:] if o.startswith("-") else f"-{o}" for o in order]
+        rows = list(
+            queryset.filter(_beyond(keys, before_values, forward=False)).order_by(*reverse)[: size + 1]
+        )
+        has_prev, has_next = len(rows) > size, True
+        rows = rows[:size][::-1]
+    else:
+        if after_values:
+            queryset = queryset.filter(_beyond(keys, after_values, forward=True))
+        rows = list(queryset.order_by(*order)[: size + 1])
+        has_prev, has_next = bool(after_values), len(rows) > size
+        rows = rows[:size]
+
+    def cursor(row) -> str:
+        return encode_cursor([getattr(row, k.field) for k in keys])
+
+    return KeysetPage(
+        items=rows,
+        next_cursor=cursor(rows[-1]) if rows and has_next else None,
+        prev_cursor=cursor(rows[0]) if rows and has_prev else None,
+    )
+
+
+def _figures_grouped_by(field: str, ids: list[int]) -> dict[int, SampleFigures]:
+    rows = (
+        Sample.objects.filter(**{f"{field}__in": ids})
+        .values(field)
+        .annotate(**_figure_aggregates())
+        .order_by()
+    )
+    found = {row[field]: _figures_from_row(row) for row in rows}
+    empty = _figures_from_row(dict.fromkeys(_figure_aggregates(), 0))
+    return {pk: found.get(pk, empty) for pk in ids}
+
+
+def paper_sample_figures_for(papers) -> dict[int, SampleFigures]:
+    """Each paper's sample figures (as ``paper_figures(p).samples``), in one grouped query."""
+    return _figures_grouped_by("paper_id", [p.pk for p in papers])
+
+
+@dataclass(frozen=True)
+class CatalogueCounts:
+    papers: int
+    code_entries: int
+    code_bodies: int
+    places: int
+    repositories: int
+    results: int
+    leaderboards: int
+
+
+def catalogue_counts() -> CatalogueCounts:
+    return CatalogueCounts(
+        papers=Paper.objects.count(),
+        code_entries=CodeEntry.objects.count(),
+        code_bodies=CodeBody.objects.count(),
+        places=Sample.objects.count(),
+        repositories=Repo.objects.count(),
+        results=Result.objects.count(),
+        leaderboards=Leaderboard.objects.count(),
+    )
+
+
+def recent_papers(limit: int = 10) -> list[Paper]:
+    """The papers most recently added to the catalogue, newest first."""
+    return list(Paper.objects.order_by("-created_at", "-id")[:limit])
+
+
+def with_list_figures(papers: list[Paper]) -> list[Paper]:
+    """Annotate a page of papers with what a list row shows, in a fixed number of queries.
+
+    Sets ``figures`` (sample figures), ``n_code_links`` and ``has_official_code`` and
+    prefetches the authors in order.
+    """
+    prefetch_related_objects(papers, Prefetch("authors", queryset=Author.objects.order_by("position")))
+    figures = paper_sample_figures_for(papers)
+    links = {
+        row["paper_id"]: row
+        for row in CodeLink.objects.filter(paper__in=papers)
+        .values("paper_id")
+        .annotate(n=Count("id"), official=Count("id", filter=Q(is_official=True)))
+        .order_by()
+    }
+    for paper in papers:
+        paper.figures = figures[paper.pk]
+        paper.n_code_links = links.get(paper.pk, {}).get("n", 0)
+        paper.has_official_code = bool(links.get(paper.pk, {}).get("official"))
+    return papers
+
+
+class PaperSort(models.TextChoices):
+    DATE = "date", "newest first"
+    TITLE = "title", "title"
+    SAMPLES = "samples", "most samples"
+
+
+@dataclass(frozen=True)
+class PaperFilters:
+    task: str = ""  # task slug
+    method: str = ""  # method slug
+    year: int | None = None
+    has_code: bool = False  # a code link or a harvested sample
+    has_official_code: bool = False
+    has_ran_samples: bool = False
+
+
+PAPER_KEYS = {
+    PaperSort.DATE: [Key("month", True, str), Key("id", True, int)],
+    PaperSort.TITLE: [Key("title", False, str), Key("id", False, int)],
+    PaperSort.SAMPLES: [Key("n_samples_sort", True, int), Key("id", True, int)],
+}
+
+
+def filtered_papers(filters: PaperFilters) -> QuerySet[Paper]:
+    papers = Paper.objects.all()
+    if filters.task:
+        papers = papers.filter(tasks__slug=filters.task)
+    if filters.method:
+        papers = papers.filter(methods__slug=filters.method)
+    if filters.year:
+        # A range on the stored month, so the (month, id) index serves it.
+        papers = papers.filter(month__gte=f"{filters.year:04d}-01", month__lte=f"{filters.year:04d}-12")
+    if filters.has_code:
+        papers = papers.filter(
+            Exists(CodeLink.objects.filter(paper=OuterRef("pk")))
+            | Exists(Sample.objects.filter(paper=OuterRef("pk")))
+        )
+    if filters.has_official_code:
+        papers = papers.filter(Exists(CodeLink.objects.filter(paper=OuterRef("pk"), is_official=True)))
+    if filters.has_ran_samples:
+        papers = papers.filter(Exists(Sample.objects.filter(RAN, paper=OuterRef("pk"))))
+    return papers
+
+
+def papers_page(
+    filters: PaperFilters, sort: str = PaperSort.DATE, *, after: str | None = None, before: str | None = None
+) -> KeysetPage:
+    """A page of papers for /papers/, with the figures each row shows."""
+    sort = PaperSort(sort) if sort in PaperSort.values else PaperSort.DATE
+    papers = filtered_papers(filters)
+    if sort == PaperSort.SAMPLES:
+        distinct_bodies = (
+            Sample.objects.filter(paper=OuterRef("pk"))
+            .order_by()
+            .values("paper")
+            .annotate(n=Count("body", distinct=True))
+            .values("n")
+        )
+        papers = papers.annotate(n_samples_sort=Coalesce(Subquery(distinct_bodies), 0))
+    page = keyset_page(papers, PAPER_KEYS[sort], after=after, before=before)
+    with_list_figures(page.items)
+    return page
+
+
+@dataclass(frozen=True)
+class PaperPage:
+    paper: Paper
+    figures: PaperFigures
+    samples_by_repo: list[tuple[Repo | None, list[Sample]]]
+    results: list[Result]
+
+
+def paper_page(paper: Paper) -> PaperPage:
+    """Everything the paper page shows, in a fixed number of queries."""
+    prefetch_related_objects(
+        [paper],
+        Prefetch("authors", queryset=Author.objects.order_by("position")),
+        Prefetch("tasks", queryset=Task.objects.order_by("name", "slug")),
+        Prefetch("methods", queryset=Method.objects.order_by("name", "slug")),
+        Prefetch("methods_introduced", queryset=Method.objects.order_by("name", "slug")),
+        Prefetch("datasets_introduced", queryset=Dataset.objects.order_by("name")),
+        Prefetch(
+            "code_links",
+            queryset=CodeLink.objects.select_related("repo").order_by(
+                F("is_official").desc(nulls_last=True),
+                F("mentioned_in_paper").desc(nulls_last=True),
+                "repo__key",
+            ),
+        ),
+    )
+    results = list(
+        paper.results.select_related("leaderboard__task", "leaderboard__dataset").order_by(
+            "leaderboard__task__name", "leaderboard__dataset__name", "model"
+        )
+    )
+    samples = list(
+        paper.samples.select_related("repo", "entry", "body").order_by(
+            F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix"
+        )
+    )
+    groups: dict[int | None, tuple[Repo | None, list[Sample]]] = {}
+    for sample in samples:
+        groups.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
+    return PaperPage(
+        paper=paper, figures=paper_figures(paper), samples_by_repo=list(groups.values()), results=results
+    )
+
+
+class EntrySort(models.TextChoices):
+    PLACES = "places", "most places"
+    PAPERS = "papers", "most papers"
+    RAN = "ran", "most samples ran"
+    NAME = "name", "name"
+
+
+ENTRY_KEYS = {
+    EntrySort.PLACES: [Key("n_places_sort", True, int), Key("id", False, int)],
+    EntrySort.PAPERS: [Key("n_papers_sort", True, int), Key("id", False, int)],
+    EntrySort.RAN: [Key("n_ran_sort", True, int), Key("id", False, int)],
+    EntrySort.NAME: [Key("name", False, str), Key("id", False, int)],
+}
+
+
+def _count_per_entry(**aggregate) -> Subquery:
+    return Coalesce(
+        Subquery(
+            Sample.objects.filter(entry=OuterRef("pk"))
+            .order_by()
+            .values("entry")
+            .annotate(**aggregate)
+            .values("n")
+        ),
+        0,
+    )
+
+
+def code_entries_page(
+    q: str = "", sort: str = EntrySort.PLACES, *, after: str | None = None, before: str | None = None
+) -> tuple[KeysetPage, dict[int, SampleFigures]]:
+    """A page of code entries (named like ``q`` if given) and each one's figures."""
+    sort = EntrySort(sort) if sort in EntrySort.values else EntrySort.PLACES
+    entries = CodeEntry.objects.all()
+    if search.words(q):
+        entries = search.matching(entries, q, SearchKind.ENTRY)
+    if sort == EntrySort.PLACES:
+        entries = entries.annotate(n_places_sort=_count_per_entry(n=Count("id")))
+    elif sort == EntrySort.PAPERS:
+        entries = entries.annotate(n_papers_sort=_count_per_entry(n=Count("paper", distinct=True)))
+    elif sort == EntrySort.RAN:
+        # n_samples_ran: distinct bodies per ran status, summed (as _figures_from_row does).
+        per_status = [Count("body", distinct=True, filter=Q(status=s)) for s in Status.ran_values()]
+        entries = entries.annotate(n_ran_sort=_count_per_entry(n=sum(per_status[1:], per_status[0])))
+    page = keyset_page(entries, ENTRY_KEYS[sort], after=after, before=before)
+    return page, code_entry_figures_for(page.items)
+
+
+PLACE_KEYS = [Key("paper_month", True, str), Key("id", True, int)]
+
+
+def places_page(
+    samples: QuerySet[Sample], *, after: str | None = None, before: str | None = None
+) -> KeysetPage:
+    """A page of places (sample rows) with their paper, repository, entry and body, newest paper first."""
+    samples = samples.select_related("paper", "repo", "entry", "body").annotate(paper_month=F("paper__month"))
+    return keyset_page(samples, PLACE_KEYS, after=after, before=before)
+
+
+def entry_places(
+    entry: CodeEntry, status: str = "", *, after: str | None = None, before: str | None = None
+) -> KeysetPage:
+    samples = Sample.objects.filter(entry=entry)
+    if status in Status.values:
+        samples = samples.filter(status=status)
+    return places_page(samples, after=after, before=before)
+
+
+def repo_by_address(owner: str, name: str, host: str = "github.com") -> Repo:
+    """The repository at /repo/<owner>/<name>[?host=…]; repository identity is case-insensitive."""
+    repo = Repo.objects.filter(key=f"{host}/{owner}/{name}".lower()).first()
+    if repo is None:
+        raise Http404(f"No repository {host}/{owner}/{name}")
+    return repo
+
+
+LINK_KEYS = [Key("paper_month", True, str), Key("id", True, int)]
+
+
+def repo_links_page(repo: Repo, *, after: str | None = None, before: str | None = None) -> KeysetPage:
+    """The papers that link ``repo`` (the archive's code links), newest paper first."""
+    links = repo.code_links.select_related("paper").annotate(paper_month=F("paper__month"))
+    return keyset_page(links, LINK_KEYS, after=after, before=before)
+
+
+def leaderboard_results(leaderboard: Leaderboard) -> list[Result]:
+    """Every result on a leaderboard with its paper, in archive order (the page sorts by metric)."""
+    return list(
+        leaderboard.results.select_related("paper").order_by(
+            F("rank_in_archive_order").asc(nulls_last=True), "paper__month", "id"
+        )
+    )
+
+
+def leaderboards_of(
+    task: Task | None = None, method: Method | None = None, limit: int = 200
+) -> list[Leaderboard]:
+    """A task's leaderboards, or those where papers using a method have results; most results first."""
+    boards = Leaderboard.objects.select_related("task", "dataset")
+    if task is not None:
+        boards = boards.filter(task=task).annotate(n_results=Count("results"))
+    else:
+        boards = boards.filter(results__paper__methods=method).annotate(
+            n_results=Count("results", distinct=True)
+        )
+    return list(boards.order_by("-n_results", "slug")[:limit])
+
+
+def task_papers_page(task: Task, *, after: str | None = None, before: str | None = None) -> KeysetPage:
+    page = keyset_page(task.papers.all(), PAPER_KEYS[PaperSort.DATE], after=after, before=before)
+    with_list_figures(page.items)
+    return page
+
+
+def method_papers_page(method: Method, *, after: str | None = None, before: str | None = None) -> KeysetPage:
+    page = keyset_page(method.papers.all(), PAPER_KEYS[PaperSort.DATE], after=after, before=before)
+    with_list_figures(page.items)
+    return page
+
+
+# Search: facets are counted over the best SEARCH_FACET_LIMIT hits (the page says so).
+SEARCH_FACET_LIMIT = 1000
+SEARCH_PAGE_SIZE = 20
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    kind: str = ""
+    task: str = ""  # task slug
+    year: int | None = None
+    has_official_code: bool = False
+    status: str = ""
+
+    @property
+    def papers_only(self) -> bool:
+        """Task, year and official code are properties of papers: other kinds drop out."""
+        return bool(self.task or self.year or self.has_official_code)
+
+
+@dataclass
+class SearchItem:
+    kind: str
+    object_id: int
+    rank: float
+    year: int | None = None
+    tasks: dict[str, str] = dataclass_field(default_factory=dict)  # slug -> name
+    has_official_code: bool = False
+    statuses: set[str] = dataclass_field(default_factory=set)
+    obj: object = None
+
+
+@dataclass(frozen=True)
+class SearchPage:
+    items: list[SearchItem]  # this page's hits, with their objects
+    total: int  # hits that pass the filters (among the best SEARCH_FACET_LIMIT)
+    capped: bool  # more than SEARCH_FACET_LIMIT matched
+    page: int
+    pages: int
+    facets: dict[str, list[tuple[str, str, int]]]  # facet -> [(value, label, count)]
+    entry_figures: dict[int, SampleFigures]
+
+
+def _passes(item: SearchItem, filters: SearchFilters, *, skip: str = "") -> bool:
+    if skip != "kind" and filters.kind and item.kind != filters.kind:
+        return False
+    if filters.papers_only and skip not in ("task", "year", "official") and item.kind != SearchKind.PAPER:
+        return False
+    if skip != "task" and filters.task and filters.task not in item.tasks:
+        return False
+    if skip != "year" and filters.year and item.year != filters.year:
+        return False
+    if skip != "official" and filters.has_official_code and not item.has_official_code:
+        return False
+    return not (skip != "status" and filters.status and filters.status not in item.statuses)
+
+
+def search_page(q: str, filters: SearchFilters, page: int = 1) -> SearchPage:
+    """Ranked hits for ``q`` narrowed by ``filters``, one page of them, and facet counts.
+
+    Each facet is counted over the hits that pass every *other* filter, so a reader sees
+    what choosing a value would leave. A fixed number of queries, whatever the hits.
+    """
+    hits = search.ranked(q, limit=SEARCH_FACET_LIMIT + 1)
+    capped = len(hits) > SEARCH_FACET_LIMIT
+    items = [SearchItem(h.kind, h.object_id, h.rank) for h in hits[:SEARCH_FACET_LIMIT]]
+    by_kind: dict[str, dict[int, SearchItem]] = {k: {} for k in SearchKind.values}
+    for item in items:
+        by_kind[item.kind][item.object_id] = item
+    papers, entries, repos = (by_kind[k] for k in (SearchKind.PAPER, SearchKind.ENTRY, SearchKind.REPO))
+    if papers:
+        official = CodeLink.objects.filter(paper=OuterRef("pk"), is_official=True)
+        for pk, month, has_official in (
+            Paper.objects.filter(pk__in=list(papers))
+            .annotate(o=Exists(official))
+            .values_list("pk", "month", "o")
+        ):
+            papers[pk].year = int(month[:4]) if month[:4].isdigit() else None
+            papers[pk].has_official_code = has_official
+        for paper_id, slug, name in Paper.tasks.through.objects.filter(paper_id__in=list(papers)).values_list(
+            "paper_id", "task__slug", "task__name"
+        ):
+            papers[paper_id].tasks[slug] = name
+    for field, found in (("paper_id", papers), ("entry_id", entries), ("repo_id", repos)):
+        if found:
+            pairs = (
+                Sample.objects.filter(**{f"{field}__in": list(found)}).values_list(field, "status").distinct()
+            )
+            for pk, status in pairs:
+                found[pk].statuses.add(status)
+
+    facets: dict[str, Counter] = {name: Counter() for name in ("kind", "task", "year", "official", "status")}
+    task_names: dict[str, str] = {}
+    for item in items:
+        if _passes(item, filters, skip="kind"):
+            facets["kind"][item.kind] += 1
+        if _passes(item, filters, skip="task"):
+            facets["task"].update(item.tasks.keys())
+            task_names.update(item.tasks)
+        if item.year and _passes(item, filters, skip="year"):
+            facets["year"][str(item.year)] += 1
+        if item.has_official_code and _passes(item, filters, skip="official"):
+            facets["official"]["1"] += 1
+        if _passes(item, filters, skip="status"):
+            facets["status"].update(item.statuses)
+    kind_labels = {"paper": "papers", "entry": "code entries", "repo": "repositories"}
+    facet_lists = {
+        "kind": [(k, kind_labels[k], facets["kind"][k]) for k in SearchKind.values if facets["kind"][k]],
+        "task": [
+            (slug, task_names[slug], n)
+            for slug, n in sorted(facets["task"].items(), key=lambda kv: (-kv[1], task_names[kv[0]]))[:20]
+        ],
+        "year": [(y, y, n) for y, n in sorted(facets["year"].items(), reverse=True)],
+        "official": [("1", "has official code", facets["official"]["1"])] if facets["official"]["1"] else [],
+        "status": [
+            (s.value, s.value, facets["status"][s.value]) for s in Status if facets["status"][s.value]
+        ],
+    }
+
+    passing = [item for item in items if _passes(item, filters)]
+    pages = max(1, -(-len(passing) // SEARCH_PAGE_SIZE))
+    page = min(max(page, 1), pages)
+    shown = passing[(page - 1) * SEARCH_PAGE_SIZE : page * SEARCH_PAGE_SIZE]
+    objects: dict[str, dict[int, object]] = {}
+    wanted = {k: [i.object_id for i in shown if i.kind == k] for k in SearchKind.values}
+    if wanted[SearchKind.PAPER]:
+        found_papers = list(Paper.objects.filter(pk__in=wanted[SearchKind.PAPER]))
+        prefetch_related_objects(
+            found_papers, Prefetch("authors", queryset=Author.objects.order_by("position"))
+        )
+        objects[SearchKind.PAPER] = {p.pk: p for p in found_papers}
+    entry_figures: dict[int, SampleFigures] = {}
+    if wanted[SearchKind.ENTRY]:
+        found_entries = list(CodeEntry.objects.filter(pk__in=wanted[SearchKind.ENTRY]))
+        objects[SearchKind.ENTRY] = {e.pk: e for e in found_entries}
+        entry_figures = code_entry_figures_for(found_entries)
+    if wanted[SearchKind.REPO]:
+        objects[SearchKind.REPO] = {r.pk: r for r in Repo.objects.filter(pk__in=wanted[SearchKind.REPO])}
+    for item in shown:
+        item.obj = objects.get(item.kind, {}).get(item.object_id)
+    return SearchPage(
+        items=[i for i in shown if i.obj is not None],
+        total=len(passing),
+        capped=capped,
+        page=page,
+        pages=pages,
+        facets=facet_lists,
+        entry_figures=entry_figures,
+    )
+

@@ -1,3 +1,55 @@
-"""Public pages (server-rendered)."""
+"""Public pages (server-rendered).
 
-urlpatterns = []
+Paper and code-entry paths are codewithpapers.app's own (``/paper/<slug>``,
+``/code/<slug>``), so old links keep working. A repository is ``/repo/<owner>/<name>``;
+one not on GitHub adds ``?host=<host>`` (``/repo/owner/name?host=gitlab.com``).
+"""
+
+from django.contrib.sitemaps import views as sitemap_views
+from django.urls import path, register_converter
+
+from catalogue import views
+from catalogue.sitemaps import SITEMAPS
+
+
+class SegmentConverter:
+    """One path segment with no NUL byte (a NUL can never name anything we store)."""
+
+    regex = r"[^/\x00]+"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(SegmentConverter, "segment")
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("search", views.search_view, name="search"),
+    path("papers/", views.paper_list, name="paper_list"),
+    path("paper/<segment:slug>", views.paper_detail, name="paper"),
+    path("code/", views.code_entry_list, name="code_entry_list"),
+    path("code/<segment:slug>", views.code_entry_detail, name="code_entry"),
+    path("body/<segment:prefix>", views.code_body_detail, name="code_body"),
+    path("repo/<segment:owner>/<segment:name>", views.repo_detail, name="repo"),
+    path("sota/<segment:slug>", views.leaderboard_detail, name="leaderboard"),
+    path("task/<segment:slug>", views.task_detail, name="task"),
+    path("method/<segment:slug>", views.method_detail, name="method"),
+    path("about", views.about, name="about"),
+    path("robots.txt", views.robots_txt, name="robots_txt"),
+    path(
+        "sitemap.xml",
+        sitemap_views.index,
+        {"sitemaps": SITEMAPS, "sitemap_url_name": "sitemap_section"},
+        name="sitemap",
+    ),
+    path(
+        "sitemap-<section>.xml",
+        sitemap_views.sitemap,
+        {"sitemaps": SITEMAPS},
+        name="sitemap_section",
+    ),
+]

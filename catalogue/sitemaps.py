@@ -1,0 +1,71 @@
+"""sitemap.xml: an index of per-section sitemaps, each split into pages of SITEMAP_LIMIT URLs.
+
+The real archive holds about 576,000 papers; one sitemap may list 50,000 URLs at most,
+and smaller pages are cheaper to build, so every section is paged.
+"""
+
+from django.contrib.sitemaps import Sitemap
+from django.urls import reverse
+
+from catalogue.models import CodeEntry, Leaderboard, Method, Paper, Repo, Task
+
+SITEMAP_LIMIT = 5000
+
+
+class _Section(Sitemap):
+    limit = SITEMAP_LIMIT
+    model = None
+    fields: tuple[str, ...] = ("slug",)
+
+    def items(self):
+        return self.model.objects.only("id", *self.fields).order_by("id")
+
+
+class PaperSitemap(_Section):
+    model = Paper
+    changefreq = "monthly"
+
+
+class CodeEntrySitemap(_Section):
+    model = CodeEntry
+
+
+class RepoSitemap(_Section):
+    model = Repo
+    fields = ("host", "owner", "name")
+
+    def location(self, item):
+        from catalogue.views import repo_path
+
+        return repo_path(item)
+
+
+class LeaderboardSitemap(_Section):
+    model = Leaderboard
+
+
+class TaskSitemap(_Section):
+    model = Task
+
+
+class MethodSitemap(_Section):
+    model = Method
+
+
+class StaticSitemap(Sitemap):
+    def items(self):
+        return ["home", "paper_list", "code_entry_list", "about"]
+
+    def location(self, item):
+        return reverse(item)
+
+
+SITEMAPS = {
+    "pages": StaticSitemap,
+    "papers": PaperSitemap,
+    "code": CodeEntrySitemap,
+    "repositories": RepoSitemap,
+    "leaderboards": LeaderboardSitemap,
+    "tasks": TaskSitemap,
+    "methods": MethodSitemap,
+}

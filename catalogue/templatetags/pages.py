@@ -1,0 +1,145 @@
+"""Template helpers for the public pages: badges, labels, links and safe JSON-LD."""
+
+import json
+from calendar import month_name
+
+from django import template
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString
+
+from catalogue.models import RepoKind, Status
+
+register = template.Library()
+
+_INSTRUMENT = set(Status.instrument_failures())
+INSTRUMENT_NOTE = "a failure of Syntology's instrument, not of the code"
+# What json_script escapes, plus the line separators some parsers take for line ends:
+# no string in the data can close the <script> element or start a comment.
+_JSON_ESCAPES = {
+    ord("<"): "\\u003C",
+    ord(">"): "\\u003E",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+_LICENCE_LABELS = {"NONE": "no licence", "NOASSERTION": "licence not asserted"}
+
+
+def status_explanation(status: str) -> str:
+    try:
+        label = Status(status).label
+    except ValueError:
+        return "unknown status"
+    return f"{label} ({INSTRUMENT_NOTE})" if status in _INSTRUMENT else label
+
+
+@register.inclusion_tag("includes/status_badge.html")
+def status_badge(status: str):
+    return {
+        "status": status,
+        "explanation": status_explanation(status),
+        "instrument": status in _INSTRUMENT,
+    }
+
+
+@register.filter
+def explain_status(status: str) -> str:
+    return status_explanation(status)
+
+
+@register.filter
+def repo_url(repo) -> str:
+    from catalogue.views import repo_path
+
+    return repo_path(repo)
+
+
+@register.filter
+def month_label(month: str) -> str:
+    """``2018-11`` → ``November 2018`` (anything else as given)."""
+    if len(month or "") == 7 and month[:4].isdigit() and month[5:].isdigit() and 1 <= int(month[5:]) <= 12:
+        return f"{month_name[int(month[5:])]} {month[:4]}"
+    return month or ""
+
+
+@register.filter
+def licence_label(spdx) -> str:
+    if not spdx:
+        return "unknown"
+    return _LICENCE_LABELS.get(spdx, spdx)
+
+
+@register.filter
+def repo_kind_label(kind) -> str:
+    try:
+        return RepoKind(kind).label
+    except ValueError:
+        return kind or "unknown"
+
+
+@register.filter
+def get(mapping, key):
+    """``mapping[key]`` in a template (None when missing)."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
+
+
+@register.filter
+def ld_json(data) -> SafeString:
+    """``data`` as a JSON-LD script element that no string in it can break out of."""
+    text = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False).translate(_JSON_ESCAPES)
+    return format_html('<script type="application/ld+json">{}</script>', SafeString(text))
+
+
+@register.simple_tag(takes_context=True)
+def keyset_url(context, cursor: str, direction: str, prefix: str = "") -> str:
+    """This page's address with ``<prefix>after`` (or ``before``) set to ``cursor``, the other dropped."""
+    query = context["request"].GET.copy()
+    for name in ("after", "before"):
+        query.pop(prefix + name, None)
+    query[prefix + direction] = cursor
+    return "?" + query.urlencode()
+
+
+@register.simple_tag(takes_context=True)
+def first_page_url(context, prefix: str = "") -> str:
+    query = context["request"].GET.copy()
+    for name in ("after", "before"):
+        query.pop(prefix + name, None)
+    return "?" + query.urlencode() if query else context["request"].path
+
+
+@register.simple_tag(takes_context=True)
+def toggle_url(context, name: str, value: str) -> str:
+    """The search page with facet ``name`` set to ``value`` (or cleared when it already is)."""
+    query = context["request"].GET.copy()
+    query.pop("page", None)
+    if query.get(name) == str(value):
+        query.pop(name)
+    else:
+        query[name] = value
+    return "?" + query.urlencode()
+
+
+@register.simple_tag(takes_context=True)
+def page_url(context, number: int) -> str:
+    query = context["request"].GET.copy()
+    query["page"] = number
+    return "?" + query.urlencode()
+
+
+@register.simple_tag
+def status_values() -> list[str]:
+    return list(Status.values)
+
+
+@register.filter
+def breakable(text) -> SafeString:
+    """Escaped ``text`` with line-break opportunities after ``/``, ``_`` and ``.`` (long paths, names)."""
+    escaped = str(conditional_escape(text or ""))
+    for mark in ("/", "_", "."):
+        escaped = escaped.replace(mark, mark + "<wbr>")
+    return SafeString(escaped)

@@ -1,0 +1,433 @@
+"""The public pages: thin views over ``catalogue.queries``.
+
+Every view reads its query string through the small parsers below, which turn anything
+malformed (a bad page number, a forged cursor, a NUL byte, a huge value) into "not given"
+rather than an error, and looks objects up so that an unknown address is a 404.
+"""
+
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from catalogue import charts, metrics, queries
+from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
+
+MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
+API_ROOT = "/api/v1/"
+DEFAULT_HOST = "github.com"
+_HOST = re.compile(r"^[a-z0-9.-]{1,200}$")
+_SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
+
+
+# --- reading the query string -------------------------------------------------------
+
+
+def param(request, name: str) -> str:
+    """A query-string value as text, without NUL bytes, at most MAX_PARAM characters."""
+    return request.GET.get(name, "").replace("\x00", "").strip()[:MAX_PARAM]
+
+
+def int_param(request, name: str, *, low: int, high: int) -> int | None:
+    value = param(request, name)
+    if not value.isascii() or not value.isdigit() or len(value) > 9:
+        return None
+    number = int(value)
+    return number if low <= number <= high else None
+
+
+def flag_param(request, name: str) -> bool:
+    return param(request, name).lower() in {"1", "true", "on", "yes"}
+
+
+def choice_param(request, name: str, choices) -> str:
+    value = param(request, name)
+    return value if value in choices else ""
+
+
+# --- links to the JSON API ----------------------------------------------------------
+
+
+def api_url(kind: str, *parts: str, **query: str) -> str:
+    """The API address of what a page shows. All API paths are written here, and only here.
+
+    ``kind`` is the API's collection (``papers``, ``code-entries``, ``repositories``,
+    ``tasks``, ``methods``, ``evaluations``, ``samples``); each part is one path segment.
+    """
+    path = "".join(quote(part, safe="") + "/" for part in parts)
+    query_string = urlencode({k: v for k, v in query.items() if v})
+    return f"{API_ROOT}{kind}/{path}" + (f"?{query_string}" if query_string else "")
+
+
+def repo_path(repo) -> str:
+    """/repo/<owner>/<name>, plus ``?host=`` for repositories not on GitHub."""
+    url = reverse("repo", args=[repo.owner, repo.name])
+    return url if repo.host == DEFAULT_HOST else f"{url}?{urlencode({'host': repo.host})}"
+
+
+def repo_api_url(repo) -> str:
+    host = "" if repo.host == DEFAULT_HOST else repo.host
+    return api_url("repositories", repo.owner, repo.name, host=host)
+
+
+# --- what every page's <head> says ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Meta:
+    title: str
+    description: str
+    og_type: str = "website"
+    api_url: str = ""  # the JSON form of the object shown, if the page shows one
+    noindex: bool = False
+
+
+def _describe(text: str, limit: int = 200) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _page(request, template: str, meta: Meta, **context) -> HttpResponse:
+    return render(request, template, {"meta": meta, **context})
+
+
+# --- pages ----------------------------------------------------------------------------
+
+
+@require_safe
+def home(request):
+    counts = queries.catalogue_counts()
+    figures = queries.catalogue_figures()
+    recent = queries.with_list_figures(queries.recent_papers())
+    meta = Meta(
+        title="Code with Papers",
+        description=(
+            f"{counts.papers:,} machine-learning papers and the code that implements them: "
+            f"{counts.code_entries:,} code entries in {counts.repositories:,} repositories, "
+            "with what running the code showed."
+        ),
+    )
+    chart = charts.status_bars(figures.by_status, chart_id="home-status", title="Samples by status")
+    return _page(
+        request,
+        "catalogue/home.html",
+        meta,
+        counts=counts,
+        figures=figures,
+        chart=chart,
+        recent=recent,
+    )
+
+
+@require_safe
+def search_view(request):
+    q = param(request, "q")
+    filters = queries.SearchFilters(
+        kind=choice_param(request, "kind", queries.SearchKind.values),
+        task=param(request, "task"),
+        year=int_param(request, "year", low=1900, high=2200),
+        has_official_code=flag_param(request, "official"),
+        status=choice_param(request, "status", Status.values),
+    )
+    page = int_param(request, "page", low=1, high=10**6) or 1
+    results = queries.search_page(q, filters, page) if q else None
+    meta = Meta(
+        title=f"Search: {q}" if q else "Search",
+        description="Search papers, code entries and repositories in Code with Papers.",
+        noindex=True,
+    )
+    return _page(
+        request,
+        "catalogue/search.html",
+        meta,
+        q=q,
+        filters=filters,
+        results=results,
+        facet_limit=queries.SEARCH_FACET_LIMIT,
+    )
+
+
+@require_safe
+def paper_list(request):
+    filters = queries.PaperFilters(
+        task=param(request, "task"),
+        method=param(request, "method"),
+        year=int_param(request, "year", low=1900, high=2200),
+        has_code=flag_param(request, "has_code"),
+        has_official_code=flag_param(request, "official"),
+        has_ran_samples=flag_param(request, "ran"),
+    )
+    sort = choice_param(request, "sort", queries.PaperSort.values) or queries.PaperSort.DATE
+    page = queries.papers_page(filters, sort, after=param(request, "after"), before=param(request, "before"))
+    meta = Meta(title="Papers", description="Machine-learning papers and the code linked to them.")
+    return _page(
+        request,
+        "catalogue/paper_list.html",
+        meta,
+        page=page,
+        filters=filters,
+        sort=sort,
+        sorts=queries.PaperSort.choices,
+    )
+
+
+@require_safe
+def paper_detail(request, slug: str):
+    paper, current = queries.paper_by_address(slug)
+    if not current:
+        return redirect(paper, permanent=True)
+    data = queries.paper_page(paper)
+    figures = data.figures.samples
+    authors = [a.name for a in paper.authors.all()]
+    meta = Meta(
+        title=paper.title or paper.slug,
+        description=_describe(paper.abstract)
+        or f"{paper.title or paper.slug}: code, samples and results in Code with Papers.",
+        og_type="article",
+        api_url=api_url("papers", paper.slug),
+    )
+    jsonld = {
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "headline": paper.title or paper.slug,
+        "name": paper.title or paper.slug,
+        "url": request.build_absolute_uri(paper.get_absolute_url()),
+        "author": [{"@type": "Person", "name": name} for name in authors],
+    }
+    if paper.abstract:
+        jsonld["abstract"] = paper.abstract
+    if paper.date:
+        jsonld["datePublished"] = paper.date.isoformat()
+    elif paper.month:
+        jsonld["datePublished"] = paper.month
+    if paper.arxiv_id:
+        jsonld["identifier"] = f"arXiv:{paper.arxiv_id}"
+    if paper.url_abs:
+        jsonld["sameAs"] = paper.url_abs
+    if paper.proceeding:
+        jsonld["isPartOf"] = paper.proceeding
+    chart = charts.status_bars(
+        figures.by_status, chart_id="paper-status", title="This paper's samples by status"
+    )
+    return _page(
+        request,
+        "catalogue/paper_detail.html",
+        meta,
+        paper=paper,
+        data=data,
+        figures=figures,
+        paper_figures=data.figures,
+        chart=chart,
+        jsonld=jsonld,
+    )
+
+
+@require_safe
+def code_entry_list(request):
+    q = param(request, "q")
+    sort = choice_param(request, "sort", queries.EntrySort.values) or queries.EntrySort.PLACES
+    page, figures = queries.code_entries_page(
+        q, sort, after=param(request, "after"), before=param(request, "before")
+    )
+    rows = [(entry, figures[entry.pk]) for entry in page.items]
+    meta = Meta(
+        title="Code entries", description="Routine names found in papers' code, grouped across papers."
+    )
+    return _page(
+        request,
+        "catalogue/codeentry_list.html",
+        meta,
+        page=page,
+        rows=rows,
+        q=q,
+        sort=sort,
+        sorts=queries.EntrySort.choices,
+    )
+
+
+@require_safe
+def code_entry_detail(request, slug: str):
+    entry = get_object_or_404(CodeEntry, slug=slug)
+    status = choice_param(request, "status", Status.values)
+    figures = queries.code_entry_figures(entry)
+    places = queries.entry_places(
+        entry, status, after=param(request, "after"), before=param(request, "before")
+    )
+    meta = Meta(
+        title=f"{entry.name} (code entry)",
+        description=(
+            f"{entry.name}: {figures.n_places:,} places in {figures.n_papers:,} papers, "
+            f"{figures.n_samples:,} code bodies of which {figures.n_samples_ran:,} ran."
+        ),
+        api_url=api_url("code-entries", entry.slug),
+    )
+    chart = charts.status_bars(
+        figures.by_status, chart_id="entry-status", title=f"{entry.name}: bodies by status"
+    )
+    return _page(
+        request,
+        "catalogue/codeentry_detail.html",
+        meta,
+        entry=entry,
+        figures=figures,
+        places=places,
+        status=status,
+        statuses=list(Status),
+        chart=chart,
+    )
+
+
+@require_safe
+def code_body_detail(request, prefix: str):
+    if not _SHA_PREFIX.match(prefix):
+        raise Http404("A code body is named by 16 lower-case hex digits")
+    body = get_object_or_404(CodeBody, sha256_prefix=prefix)
+    samples = body.samples.all()
+    figures = queries.sample_figures(samples)
+    places = queries.places_page(samples, after=param(request, "after"), before=param(request, "before"))
+    meta = Meta(
+        title=f"Code body {body.sha256_prefix}",
+        description=(
+            f"Code body {body.sha256_prefix}: {figures.n_places:,} places in {figures.n_papers:,} papers."
+        ),
+        api_url=api_url("samples", body=body.sha256_prefix),
+    )
+    return _page(request, "catalogue/codebody_detail.html", meta, body=body, figures=figures, places=places)
+
+
+@require_safe
+def repo_detail(request, owner: str, name: str):
+    host = param(request, "host").lower() or DEFAULT_HOST
+    if not _HOST.match(host):
+        raise Http404("Not a host name")
+    repo = queries.repo_by_address(owner, name, host)
+    if (owner, name) != (repo.owner, repo.name):
+        return redirect(repo_path(repo), permanent=True)  # one address per repository
+    samples = repo.samples.all()
+    figures = queries.sample_figures(samples)
+    links = queries.repo_links_page(
+        repo, after=param(request, "links_after"), before=param(request, "links_before")
+    )
+    places = queries.places_page(samples, after=param(request, "after"), before=param(request, "before"))
+    meta = Meta(
+        title=f"{repo.full_name} (repository)",
+        description=(
+            f"{repo.full_name} on {repo.host}: linked by papers, {figures.n_places:,} harvested places, "
+            f"licence {repo.spdx or 'not stated'}."
+        ),
+        api_url=repo_api_url(repo),
+    )
+    return _page(
+        request,
+        "catalogue/repo_detail.html",
+        meta,
+        repo=repo,
+        figures=figures,
+        links=links,
+        places=places,
+    )
+
+
+@require_safe
+def leaderboard_detail(request, slug: str):
+    board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
+    results = queries.leaderboard_results(board)
+    names = sorted({name for r in results for name in (r.metrics or {}) if isinstance(name, str)})
+    metric = param(request, "metric")
+    if metric not in names:
+        metric = metrics.primary_metric(r.metrics for r in results)
+    if metric:
+        names = [metric] + [name for name in names if name != metric]  # the sorting column first
+    ordered = metrics.ordered(results, metric, lambda r: r.metrics)
+    lower = metrics.lower_is_better(metric) if metric else False
+    points = []
+    for result in ordered:
+        value = metrics.parse((result.metrics or {}).get(metric)) if metric else None
+        month = result.paper.month
+        if value is not None and len(month) == 7 and month[:4].isdigit() and month[5:].isdigit():
+            x = int(month[:4]) + (int(month[5:]) - 1) / 12
+            points.append(
+                charts.Point(x, value, f"{result.model} ({result.paper.title or result.paper.slug})")
+            )
+    chart = (
+        charts.metric_over_time(points, chart_id="board-time", metric=metric, lower_is_better=lower)
+        if metric
+        else ""
+    )
+    title = f"{board.task.name} on {board.dataset.name}"
+    meta = Meta(
+        title=f"{title} (leaderboard)",
+        description=f"{len(results):,} results for {title}, best first by {metric or 'archive order'}.",
+        api_url=api_url("evaluations", board.slug),
+    )
+    return _page(
+        request,
+        "catalogue/leaderboard_detail.html",
+        meta,
+        board=board,
+        title=title,
+        results=ordered,
+        metric=metric,
+        metric_names=names,
+        lower_is_better=lower,
+        chart=chart,
+    )
+
+
+@require_safe
+def task_detail(request, slug: str):
+    task = get_object_or_404(Task, slug=slug)
+    papers = queries.task_papers_page(task, after=param(request, "after"), before=param(request, "before"))
+    boards = queries.leaderboards_of(task=task)
+    meta = Meta(
+        title=f"{task.name} (task)",
+        description=f"Papers and leaderboards for the task {task.name}.",
+        api_url=api_url("tasks", task.slug),
+    )
+    return _page(request, "catalogue/task_detail.html", meta, task=task, papers=papers, boards=boards)
+
+
+@require_safe
+def method_detail(request, slug: str):
+    method = get_object_or_404(Method, slug=slug)
+    papers = queries.method_papers_page(
+        method, after=param(request, "after"), before=param(request, "before")
+    )
+    introduced_by = list(method.introduced_by.order_by("month", "id")[:50])
+    boards = queries.leaderboards_of(method=method)
+    meta = Meta(
+        title=f"{method.name} (method)",
+        description=(
+            f"Papers that use or introduce the method {method.full_name or method.name}, "
+            "and their leaderboards."
+        ),
+        api_url=api_url("methods", method.slug),
+    )
+    return _page(
+        request,
+        "catalogue/method_detail.html",
+        meta,
+        method=method,
+        papers=papers,
+        introduced_by=introduced_by,
+        boards=boards,
+    )
+
+
+@require_safe
+def about(request):
+    meta = Meta(
+        title="About and attribution",
+        description="Where the data comes from, its licence (CC BY-SA 4.0) and what each status means.",
+    )
+    statuses = [(status, status.value in Status.instrument_failures()) for status in Status]
+    return _page(request, "catalogue/about.html", meta, statuses=statuses)
+
+
+@require_safe
+def robots_txt(request):
+    return render(request, "robots.txt", content_type="text/plain")

@@ -1,0 +1,739 @@
+"""The public pages: what they show, that it is escaped, that figures agree, and that they stay cheap."""
+
+import json
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.views.defaults import server_error
+
+from catalogue import models as m
+from catalogue import queries
+from catalogue.templatetags.pages import status_explanation
+from catalogue.views import api_url
+from tests import factories
+from tests.factories import (
+    make_body,
+    make_entry,
+    make_leaderboard,
+    make_paper,
+    make_repo,
+    make_result,
+    reindex_search,
+)
+
+pytestmark = pytest.mark.django_db
+
+GPIPE = "/paper/gpipe-efficient-training-of-giant-neural"
+SEED_PAGES = [
+    "/",
+    "/search?q=training",
+    "/search?q=gpipe&kind=paper",
+    "/papers/",
+    "/papers/?sort=title",
+    "/papers/?sort=samples&ran=1",
+    GPIPE,
+    "/paper/arxiv-2510-16415",
+    "/code/",
+    "/code/?sort=ran",
+    "/code/?q=forward",
+    "/code/forward-step-func",
+    "/code/check-args-torchrun-main?status=unverified",
+    "/body/c233d4777fc58003",
+    "/repo/pytorch/pippy",
+    "/sota/image-classification-on-imagenet",
+    "/sota/fine-grained-image-classification-on-birdsnap",
+    "/task/image-classification",
+    "/method/gpipe",
+    "/about",
+]
+
+
+@pytest.fixture(autouse=True)
+def static_files(settings):
+    # WhiteNoise warns (an error here) when STATIC_ROOT was never collected; serve from finders.
+    settings.WHITENOISE_AUTOREFRESH = True
+    settings.WHITENOISE_USE_FINDERS = True
+
+
+def make_sample(**fields):
+    # The snapshot's status goes beside the shown one (curation); the shared builder predates it.
+    fields.setdefault("status", m.Status.UNVERIFIED)
+    fields.setdefault("status_upstream", fields["status"])
+    return factories.make_sample(**fields)
+
+
+def html(client, url, status=200):
+    """The page's text, without the <wbr> break hints that long names carry."""
+    response = client.get(url)
+    assert response.status_code == status, (url, response.status_code)
+    return response.content.decode().replace("<wbr>", "")
+
+
+# --- every page renders, with the shared frame --------------------------------------
+
+
+@pytest.mark.parametrize("url", SEED_PAGES)
+def test_every_page_renders_with_attribution_and_no_inline_style_or_script(client, loaded_seeds, url):
+    page = html(client, url)
+    assert "CC BY-SA 4.0" in page
+    assert "archive material modified by Syntology" in page
+    assert 'href="/about"' in page
+    assert "Not affiliated" in page
+    assert '<meta name="description" content="' in page
+    assert '<meta property="og:title"' in page
+    assert not re.search(r"\sstyle=", page), "inline style attribute"
+    scripts = re.findall(r"<script[^>]*>", page)
+    assert all(s == '<script type="application/ld+json">' for s in scripts), scripts
+
+
+def test_robots_and_sitemaps(client, loaded_seeds, monkeypatch):
+    robots = html(client, "/robots.txt")
+    assert "Sitemap: http://testserver/sitemap.xml" in robots
+    assert "Disallow: /search" in robots
+    index = html(client, "/sitemap.xml")
+    for section in ("papers", "code", "repositories", "leaderboards", "tasks", "methods", "pages"):
+        assert f"/sitemap-{section}.xml" in index
+    papers = html(client, "/sitemap-papers.xml")
+    assert f"http://testserver{GPIPE}</loc>" in papers
+    assert "/repo/pytorch/pippy</loc>" in html(client, "/sitemap-repositories.xml")
+
+    from catalogue import sitemaps
+
+    monkeypatch.setattr(sitemaps.PaperSitemap, "limit", 5)
+    index = html(client, "/sitemap.xml")
+    assert "/sitemap-papers.xml?p=3" in index  # 13 papers, 5 a page
+    assert html(client, "/sitemap-papers.xml?p=3").count("<loc>") == 3
+
+
+def test_not_found_is_a_friendly_page(client, loaded_seeds):
+    page = html(client, "/paper/no-such-paper", status=404)
+    assert "Nothing here" in page
+    assert "CC BY-SA 4.0" in page
+
+
+def test_server_error_page_needs_no_context(rf):
+    response = server_error(rf.get("/"))
+    assert response.status_code == 500
+    assert "Something went wrong" in response.content.decode()
+    assert "CC BY-SA 4.0" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/paper/%00",
+        "/paper/" + "x" * 5000,
+        "/code/%00evil",
+        "/code/no-such-entry",
+        "/body/C233D4777FC58003",
+        "/body/c233",
+        "/body/0000000000000000",
+        "/repo/pytorch/pippy?host=gitlab.com",
+        "/repo/nobody/nothing",
+        "/sota/no-such-board",
+        "/task/%00",
+        "/method/nope",
+    ],
+)
+def test_unknown_addresses_are_404(client, loaded_seeds, url):
+    html(client, url, status=404)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?page=abc",
+        "?page=-1",
+        "?page=99999999999999999999",
+        "?after=%%%",
+        "?after=bm90IGpzb24",
+        "?after=WyJ4IiwieSJd",  # ["x","y"]: a cursor of the wrong types
+        "?before=" + "A" * 5000,
+        "?q=%00",
+        "?q=" + "training%20" * 2000,
+        "?year=99999999999999",
+        "?year=abc",
+        "?sort=%00",
+        "?status=bogus",
+        "?task=%00&method=%00",
+        "?kind=x&official=%00",
+        "?metric=%00",
+        "?host=%00",
+    ],
+)
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/papers/",
+        "/search",
+        "/code/",
+        "/code/forward-step-func",
+        "/body/c233d4777fc58003",
+        "/repo/pytorch/pippy",
+    ],
+)
+def test_malformed_query_strings_give_a_page(client, loaded_seeds, path, query):
+    html(client, path + query)
+
+
+# --- the paper page ---------------------------------------------------------------------
+
+
+def test_paper_page_shows_what_a_reader_needs(client, loaded_seeds):
+    page = html(client, GPIPE)
+    for text in (
+        "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism",
+        "Yanping Huang",
+        "16 November 2018",
+        "NeurIPS 2019 12",
+        'href="https://arxiv.org/abs/1811.06965v5"',
+        'href="https://arxiv.org/pdf/1811.06965v5.pdf"',
+        'href="/task/image-classification"',
+        'href="/method/gpipe"',
+        "Methods introduced",
+        'href="/repo/KakaoBrain/torchgpipe"',
+        "BSD-3-Clause",
+        "4 of 5",
+        "316 of 1060",
+        "Top 1 Accuracy: <strong>84.4%</strong>",
+        'href="/sota/image-classification-on-imagenet"',
+        "Syntology’s claim:",
+        "Per-sample execution status on synthesized fixtures",
+        "25 September 2026",
+        "pointer only",
+        "OUTPUT_MISDECLARED",
+        "deterministic",
+        'href="/body/effafd8df78cdde1"',
+        'href="https://github.com/alondj/Pytorch-Gpipe/blob/HEAD/sample_models/AlexNet.py"',
+    ):
+        assert text in page, text
+    # Harvested samples are grouped by repository.
+    groups = re.findall(r'<h3 class="repo-group"><a href="/repo/([^"]+)"', page)
+    assert groups == ["alondj/Pytorch-Gpipe", "KakaoBrain/torchgpipe", "pytorch/pippy"]
+
+
+def test_paper_page_marks_an_inferred_month(client, loaded_seeds):
+    page = html(client, "/paper/arxiv-2510-16415")
+    assert "October 2025" in page
+    assert "inferred from the arXiv id" in page
+    assert "inferred" not in html(client, GPIPE).split('<main id="main"')[1].split("Abstract")[0]
+
+
+def test_paper_page_badges_official_and_mentioned_code(client, db):
+    paper = make_paper()
+    official, mentioned = make_repo(), make_repo()
+    for repo, flags in ((official, {"is_official": True}), (mentioned, {"mentioned_in_paper": True})):
+        m.CodeLink.objects.create(
+            paper=paper, repo=repo, repo_url=repo.url, framework="jax", stamp="s", **flags
+        )
+    page = html(client, paper.get_absolute_url())
+    assert 'class="badge badge-official"' in page
+    assert 'class="badge badge-mentioned"' in page
+    assert page.index(official.full_name) < page.index(mentioned.full_name)  # official first
+    assert "jax" in page
+
+
+def test_old_slugs_and_arxiv_addresses_redirect_permanently(client, loaded_seeds):
+    paper = m.Paper.objects.get(arxiv_id="1811.06965")
+    m.PaperSlug.objects.create(slug="gpipe-old-slug", paper=paper, last_stamp="s")
+    for old in ("/paper/gpipe-old-slug", "/paper/arxiv-1811-06965"):
+        response = client.get(old)
+        assert response.status_code == 301
+        assert response["Location"] == GPIPE
+
+
+def test_json_ld_describes_the_paper(client, loaded_seeds):
+    page = html(client, GPIPE)
+    data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S)[1])
+    assert data["@type"] == "ScholarlyArticle"
+    assert data["headline"].startswith("GPipe")
+    assert data["author"][0] == {"@type": "Person", "name": "Yanping Huang"}
+    assert data["datePublished"] == "2018-11-16"
+    assert data["identifier"] == "arXiv:1811.06965"
+
+
+def test_pages_link_their_json_form(client, loaded_seeds):
+    cases = {
+        GPIPE: "/api/v1/papers/gpipe-efficient-training-of-giant-neural/",
+        "/code/forward-step-func": "/api/v1/code-entries/forward-step-func/",
+        "/repo/pytorch/pippy": "/api/v1/repositories/pytorch/pippy/",
+        "/task/image-classification": "/api/v1/tasks/image-classification/",
+        "/method/gpipe": "/api/v1/methods/gpipe/",
+        "/sota/image-classification-on-imagenet": "/api/v1/evaluations/image-classification-on-imagenet/",
+        "/body/c233d4777fc58003": "/api/v1/samples/?body=c233d4777fc58003",
+    }
+    for url, api in cases.items():
+        page = html(client, url)
+        assert f'<link rel="alternate" type="application/json" href="{api}">' in page, url
+        assert f'<a href="{api}" type="application/json">' in page, url
+
+
+def test_api_urls_quote_path_segments():
+    assert api_url("papers", "a/b c") == "/api/v1/papers/a%2Fb%20c/"
+    assert api_url("samples", body="abc") == "/api/v1/samples/?body=abc"
+
+
+# --- untrusted text -------------------------------------------------------------------
+
+EVIL = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
+
+
+@pytest.fixture
+def evil_catalogue(db):
+    task = m.Task.objects.create(slug="evil-task", name=EVIL, stamp="s")
+    method = m.Method.objects.create(slug="evil-method", name=EVIL, full_name=EVIL, stamp="s")
+    paper = make_paper(
+        title=f"Evil {EVIL}",
+        abstract=f"</script><script>alert(3)</script> {EVIL}",
+        proceeding=EVIL,
+        slug="evil",
+        date=None,
+    )
+    paper.tasks.add(task)
+    paper.methods.add(method)
+    paper.methods_introduced.add(method)
+    m.Author.objects.create(paper=paper, position=0, name=EVIL)
+    repo = make_repo(owner="evil", name="repo", spdx=EVIL)
+    m.CodeLink.objects.create(paper=paper, repo=repo, repo_url=repo.url, framework=EVIL, stamp="s")
+    entry = make_entry(name=f"evil_{EVIL}", slug="evil-entry")
+    body = make_body(sha256_prefix="00000000000000ee")
+    make_sample(paper=paper, entry=entry, body=body, repo=repo, path=EVIL, licence=EVIL, contract_check=EVIL)
+    board = make_leaderboard(task=task, slug="evil-board")
+    make_result(paper=paper, leaderboard=board, model=EVIL, metrics={EVIL: EVIL, "Accuracy": "9%"})
+    reindex_search()
+    return paper
+
+
+EVIL_PAGES = [
+    "/",
+    "/search?q=evil",
+    "/search?q=evil&task=evil-task",
+    "/papers/",
+    "/paper/evil",
+    "/code/",
+    "/code/evil-entry",
+    "/body/00000000000000ee",
+    "/repo/evil/repo",
+    "/sota/evil-board",
+    "/task/evil-task",
+    "/method/evil-method",
+]
+
+
+@pytest.mark.parametrize("url", EVIL_PAGES)
+def test_snapshot_text_is_shown_as_text_everywhere(client, evil_catalogue, url):
+    page = html(client, url)
+    assert "<script>alert" not in page
+    assert "<img src=x" not in page
+    assert "alert(" in page  # the text is there, escaped
+    scripts = re.findall(r"<script[^>]*>", page)
+    assert all(s == '<script type="application/ld+json">' for s in scripts)
+    for content in re.findall(r'content="([^"]*)"', page):
+        assert "<" not in content
+        assert ">" not in content
+
+
+def test_json_ld_cannot_be_broken_out_of(client, evil_catalogue):
+    page = html(client, "/paper/evil")
+    blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', page, re.S)
+    assert len(blocks) == 1  # the abstract's </script> did not close it early
+    data = json.loads(blocks[0])
+    assert data["headline"] == f"Evil {EVIL}"
+    assert data["abstract"].startswith("</script><script>alert(3)")
+    assert data["author"] == [{"@type": "Person", "name": EVIL}]
+
+
+# --- figures come from the query module -----------------------------------------------
+
+
+def test_figures_on_pages_are_the_query_modules(client, loaded_seeds):
+    home = client.get("/")
+    assert home.context["figures"] == queries.catalogue_figures()
+    assert home.context["counts"] == queries.catalogue_counts()
+
+    gpipe = m.Paper.objects.get(arxiv_id="1811.06965")
+    paper = client.get(GPIPE)
+    assert paper.context["paper_figures"] == queries.paper_figures(gpipe)
+
+    entry = m.CodeEntry.objects.get(name="forward_step_func")
+    entry_page = client.get("/code/forward-step-func")
+    assert entry_page.context["figures"] == queries.code_entry_figures(entry)
+
+    listing = client.get("/code/")
+    entries = [e for e, _ in listing.context["rows"]]
+    assert {e.pk: f for e, f in listing.context["rows"]} == queries.code_entry_figures_for(entries)
+
+    papers = client.get("/papers/").context["page"].items
+    for row in papers:
+        assert row.figures == queries.paper_figures(row).samples
+
+
+def test_figures_match_what_the_seed_document_states(client, loaded_seeds, seed_docs):
+    doc = next(d for d in seed_docs.values() if d.get("entry") == "forward_step_func")
+    page = html(client, "/code/forward-step-func")
+    figures = re.findall(r"<dt>([^<]+)</dt><dd>([\d,]+)</dd>", page)
+    shown = {label: int(value.replace(",", "")) for label, value in figures}
+    assert shown["Places"] == doc["n_places"]
+    assert shown["pointer-only places"] == doc["n_places_pointer_only"]
+    assert shown["Code bodies (samples)"] == doc["n_samples"]
+    assert shown["Samples ran"] == doc["n_samples_ran"]
+    assert shown["Papers"] == doc["n_papers"]
+    assert shown["Papers with a sample that ran"] == doc["n_papers_ran"]
+    desc = re.search(r'<desc id="entry-status-d">(.*?)</desc>', page)[1]
+    for status, count in doc["by_status"].items():
+        assert f"{status}: {count}" in desc
+
+
+def test_a_corrected_status_moves_the_figures_on_the_page(client, loaded_seeds):
+    entry = m.CodeEntry.objects.get(name="forward_step_func")
+    before = client.get("/code/forward-step-func").context["figures"]
+    m.Sample.objects.filter(entry=entry, status="unverified").update(status="ran_honours")
+    after = client.get("/code/forward-step-func").context["figures"]
+    assert after.n_samples_ran > before.n_samples_ran
+    assert after == queries.code_entry_figures(entry)
+
+
+# --- statuses explain themselves ----------------------------------------------------
+
+
+def test_status_badges_explain_themselves_and_instrument_failures_say_so(client, loaded_seeds):
+    page = html(client, GPIPE)
+    assert f'title="{status_explanation("ran_draft_wrong")}"' in page.replace("&#x27;", "'")
+    assert "not of the code" in status_explanation("ran_draft_wrong")
+    assert "not of the code" in status_explanation("ran_fixture")
+    assert "not of the code" not in status_explanation("ran_violates")
+    assert "What the statuses mean" in page
+    about = html(client, "/about")
+    assert about.count("A failure of the instrument, not of the code") == 2
+    for status in m.Status:
+        assert status.value in about
+    assert "CC BY-SA 4.0" in about
+    assert "modified by Syntology" in about
+    assert "not affiliated" in about
+
+
+# --- lists, filters and pagination ---------------------------------------------------
+
+
+def test_keyset_pagination_walks_every_paper_once_in_order(client, db):
+    papers = [make_paper(arxiv_id=f"23{(i % 12) + 1:02d}.{i:05d}") for i in range(60)]
+    seen, url = [], "/papers/"
+    for _ in range(10):
+        response = client.get(url)
+        page = response.context["page"]
+        seen += [p.pk for p in page.items]
+        if not page.next_cursor:
+            break
+        url = "/papers/?after=" + page.next_cursor
+    expected = sorted(papers, key=lambda p: (p.month, p.pk), reverse=True)
+    assert seen == [p.pk for p in expected]
+
+    second = client.get("/papers/?after=" + client.get("/papers/").context["page"].next_cursor)
+    back = client.get("/papers/?before=" + second.context["page"].prev_cursor).context["page"]
+    assert [p.pk for p in back.items] == [p.pk for p in expected[: queries.PAGE_SIZE]]
+    assert back.prev_cursor is None
+
+
+def test_paper_filters(client, db):
+    task = m.Task.objects.create(slug="t", name="T", stamp="s")
+    tagged = make_paper(arxiv_id="2001.00001")
+    tagged.tasks.add(task)
+    official = make_paper(arxiv_id="2101.00001")
+    m.CodeLink.objects.create(
+        paper=official, repo=make_repo(), repo_url="https://github.com/a/b", is_official=True, stamp="s"
+    )
+    ran = make_paper(arxiv_id="2201.00001")
+    make_sample(paper=ran, status="ran")
+    unverified = make_paper(arxiv_id="2301.00001")
+    make_sample(paper=unverified)
+
+    def shown(query):
+        return {p.pk for p in client.get("/papers/" + query).context["page"].items}
+
+    assert shown("?task=t") == {tagged.pk}
+    assert shown("?year=2021") == {official.pk}
+    assert shown("?official=1") == {official.pk}
+    assert shown("?ran=1") == {ran.pk}
+    assert shown("?has_code=1") == {official.pk, ran.pk, unverified.pk}
+    items = client.get("/papers/?sort=samples").context["page"].items
+    assert {items[0].pk, items[1].pk} == {ran.pk, unverified.pk}
+
+
+def test_code_entries_sort_by_places_papers_and_samples_ran(client, db):
+    busy, ran = make_entry(name="busy"), make_entry(name="ran_one")
+    paper = make_paper()
+    for _ in range(3):
+        make_sample(entry=busy, paper=paper)
+    make_sample(entry=ran, status="ran")
+    make_sample(entry=ran, status="ran_honours")
+
+    def first(sort):
+        return client.get(f"/code/?sort={sort}").context["rows"][0][0]
+
+    assert first("places") == busy
+    assert first("papers") == ran
+    assert first("ran") == ran
+    assert first("name") == busy
+
+
+def test_code_entry_places_filter_by_status(client, loaded_seeds):
+    response = client.get("/code/forward-step-func?status=ran")
+    places = response.context["places"].items
+    assert [s.status for s in places] == ["ran"]
+    assert "relaxed-system-lab/flashflex" in response.content.decode()
+
+
+def test_code_body_page_lists_every_place_of_the_body(client, loaded_seeds):
+    page = html(client, "/body/c233d4777fc58003")
+    places = m.Sample.objects.filter(body__sha256_prefix="c233d4777fc58003")
+    assert places.values("paper").distinct().count() == 4
+    for sample in places.select_related("paper", "repo", "entry"):
+        assert sample.paper.get_absolute_url() in page
+        assert sample.repo.full_name in page
+    # Every place that shows a body links it.
+    entry_page = html(client, "/code/check-args-torchrun-main")
+    assert 'href="/body/c233d4777fc58003"' in entry_page
+
+
+def test_repository_pages_are_case_insensitive_and_hosts_other_than_github_use_a_parameter(client, db):
+    gitlab = make_repo(host="gitlab.com", owner="Group", name="Proj", key="gitlab.com/group/proj")
+    response = client.get("/repo/group/proj?host=gitlab.com")
+    assert response.status_code == 301
+    assert response["Location"] == "/repo/Group/Proj?host=gitlab.com"
+    page = html(client, "/repo/Group/Proj?host=GitLab.com")
+    assert "https://gitlab.com/Group/Proj" in page
+    assert "/api/v1/repositories/Group/Proj/?host=gitlab.com" in page
+    html(client, "/repo/Group/Proj", status=404)
+    paper = make_paper()
+    make_sample(paper=paper, repo=gitlab)
+    assert 'href="/repo/Group/Proj?host=gitlab.com"' in html(client, paper.get_absolute_url())
+
+
+def test_repository_page_shows_papers_linking_it_and_samples_from_it(client, loaded_seeds):
+    page = html(client, "/repo/pytorch/pippy")
+    assert GPIPE in page
+    assert "BSD-3-Clause" in page
+    assert "not official" in page
+    assert "create_empty_tensors" in page
+    assert "pointer only" in page
+
+
+def test_leaderboard_sorts_by_parsed_metric_and_lists_unparseable_values_last(client, db):
+    board = make_leaderboard()
+    values = ["84.4%", "N/A", "1.82M", "57.01 %", "-"]
+    for i, value in enumerate(values):
+        make_result(
+            leaderboard=board, model=f"model-{i}", metrics={"Accuracy": value}, rank_in_archive_order=i + 1
+        )
+    response = client.get(board.get_absolute_url())
+    assert [r.metrics["Accuracy"] for r in response.context["results"]] == [
+        "1.82M",
+        "84.4%",
+        "57.01 %",
+        "N/A",
+        "-",
+    ]
+    page = response.content.decode()
+    assert "higher is better" in page
+    assert 'class="chart chart-time"' in page
+    assert "Best: model-2" in page
+
+
+def test_leaderboard_sorts_error_metrics_lower_first(client, db):
+    board = make_leaderboard()
+    for i, value in enumerate(["5.0", "1.5", "3"]):
+        make_result(leaderboard=board, metrics={"Top-1 Error Rate": value}, model=f"m{i}")
+    response = client.get(board.get_absolute_url())
+    assert [r.metrics["Top-1 Error Rate"] for r in response.context["results"]] == ["1.5", "3", "5.0"]
+    assert "lower is better" in response.content.decode()
+
+
+def test_leaderboard_can_sort_by_another_metric(client, db):
+    board = make_leaderboard()
+    make_result(leaderboard=board, model="a", metrics={"Accuracy": "90", "Params": "10M"})
+    make_result(leaderboard=board, model="b", metrics={"Accuracy": "80", "Params": "20M"})
+    assert [r.model for r in client.get(board.get_absolute_url()).context["results"]] == ["a", "b"]
+    sorted_by_params = client.get(board.get_absolute_url() + "?metric=Params").context["results"]
+    assert [r.model for r in sorted_by_params] == ["b", "a"]
+
+
+def test_task_and_method_pages_list_papers_and_leaderboards(client, loaded_seeds):
+    task = html(client, "/task/image-classification")
+    assert "image-classification-on-imagenet" in task
+    assert GPIPE in task
+    method = html(client, "/method/gpipe")
+    assert "Introduced by" in method
+    assert GPIPE in method
+    assert "image-classification-on-imagenet" in method
+
+
+def test_search_ranks_and_facets(client, loaded_seeds):
+    response = client.get("/search?q=training")
+    results = response.context["results"]
+    assert results.total > 1
+    page = response.content.decode()
+    assert "Counted over the best 1,000 matches" in page
+    kinds = {item.kind for item in results.items}
+    assert kinds == {"paper"}
+    only_2018 = client.get("/search?q=training&year=2018").context["results"]
+    assert [i.obj.arxiv_id for i in only_2018.items] == ["1811.06965"]
+    entry = client.get("/search?q=forward_step_func&kind=entry").context["results"]
+    assert [i.obj.name for i in entry.items] == ["forward_step_func"]
+    assert (
+        client.get("/search?q=forward_step_func&kind=entry&task=image-classification")
+        .context["results"]
+        .items
+        == []
+    )
+    ran = client.get("/search?q=training&status=ran").context["results"]
+    assert [i.obj.arxiv_id for i in ran.items] == ["2409.01143"]
+
+
+def test_search_without_words_shows_the_box(client, loaded_seeds):
+    page = html(client, "/search")
+    assert 'id="search-q"' in page
+    assert "result" not in page.split('<main id="main"')[1].split("</main>")[0]
+
+
+# --- queries do not grow with rows -------------------------------------------------
+
+
+def _queries(client, url) -> int:
+    client.get(url)  # warm: the first request may load things once per process
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+def _grow_paper(paper, n):
+    task = m.Task.objects.create(slug=f"t-{paper.pk}-{n}", name="T", stamp="s")
+    method = m.Method.objects.create(slug=f"m-{paper.pk}-{n}", name="M", stamp="s")
+    paper.tasks.add(task)
+    paper.methods.add(method)
+    paper.methods_introduced.add(method)
+    m.Author.objects.create(paper=paper, position=n, name=f"Author {n}")
+    repo = make_repo()
+    m.CodeLink.objects.create(paper=paper, repo=repo, repo_url=repo.url, stamp="s")
+    make_sample(paper=paper, repo=repo, status="ran" if n % 2 else "unverified")
+    make_result(paper=paper)
+
+
+def _builders():
+    """Per page: (set up one row → url, add one more row)."""
+
+    def home():
+        return "/", lambda n: _grow_paper(make_paper(), 0)
+
+    def papers():
+        return "/papers/", lambda n: _grow_paper(make_paper(), 0)
+
+    def papers_by_samples():
+        return "/papers/?sort=samples", lambda n: _grow_paper(make_paper(), 0)
+
+    def paper():
+        p = make_paper(slug="grown")
+        return "/paper/grown", lambda n: _grow_paper(p, n)
+
+    def search(kind):
+        # One kind per run: which kinds share the first page depends on ranking, and each
+        # kind present costs its own fetch (a fixed number, whatever the hits).
+        def build():
+            def add(n):
+                if kind == "paper":
+                    _grow_paper(make_paper(title=f"Zebra paper {n}"), 0)
+                elif kind == "entry":
+                    make_sample(entry=make_entry(name=f"zebra_{n}"), repo=make_repo())
+                else:
+                    make_sample(repo=make_repo(owner="zebra", name=f"r{n}"))
+                reindex_search()
+
+            return f"/search?q=zebra&kind={kind}", add
+
+        build.__name__ = f"search_{kind}"
+        return build
+
+    def entries():
+        return "/code/?sort=ran", lambda n: make_sample(entry=make_entry(), status="ran")
+
+    def entry():
+        e = make_entry(slug="grown-entry", name="grown_entry")
+        return "/code/grown-entry", lambda n: make_sample(entry=e, repo=make_repo())
+
+    def body():
+        b = make_body(sha256_prefix="00000000000000bb")
+        return "/body/00000000000000bb", lambda n: make_sample(body=b, repo=make_repo())
+
+    def repo():
+        r = make_repo(owner="grown", name="repo")
+
+        def add(n):
+            p = make_paper()
+            m.CodeLink.objects.create(paper=p, repo=r, repo_url=r.url, stamp="s")
+            make_sample(paper=p, repo=r)
+
+        return "/repo/grown/repo", add
+
+    def board():
+        b = make_leaderboard(slug="grown-board")
+        return "/sota/grown-board", lambda n: make_result(leaderboard=b, metrics={"Accuracy": f"{n}%"})
+
+    def task():
+        t = m.Task.objects.create(slug="grown-task", name="Grown", stamp="s")
+
+        def add(n):
+            p = make_paper()
+            _grow_paper(p, 0)
+            p.tasks.add(t)
+            make_leaderboard(task=t)
+
+        return "/task/grown-task", add
+
+    def method():
+        me = m.Method.objects.create(slug="grown-method", name="Grown", stamp="s")
+
+        def add(n):
+            p = make_paper()
+            _grow_paper(p, 0)
+            p.methods.add(me)
+            p.methods_introduced.add(me)
+            make_result(paper=p)
+
+        return "/method/grown-method", add
+
+    def sitemap():
+        return "/sitemap-papers.xml", lambda n: make_paper()
+
+    return {
+        f.__name__: f
+        for f in (
+            home,
+            papers,
+            papers_by_samples,
+            paper,
+            search("paper"),
+            search("entry"),
+            search("repo"),
+            entries,
+            entry,
+            body,
+            repo,
+            board,
+            task,
+            method,
+            sitemap,
+        )
+    }
+
+
+@pytest.mark.parametrize("page", list(_builders()))
+def test_queries_per_page_do_not_grow_with_rows(client, db, page):
+    url, add = _builders()[page]()
+    add(0)
+    one = _queries(client, url)
+    for n in range(1, 50):
+        add(n)
+    fifty = _queries(client, url)
+    assert one == fifty, f"{url}: {one} queries with 1 row, {fifty} with 50"
