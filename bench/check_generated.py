@@ -136,7 +136,7 @@ class Checker:
             kind: {
                 "samples": len(rows),
                 "ran": sum(1 for r in rows if r["status"] != "unverified"),
-                "repositories": len({r["repo"] for r in rows if r["repo"]}),
+                "repositories": len({r["repo"].lower() for r in rows if r["repo"]}),
             }
             for kind, rows in kinds.items()
         }

@@ -682,7 +682,7 @@ def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[d
         slot["samples"] += 1
         slot["ran"] += s["status"] != "unverified"
         if s["repo"]:
-            slot["repositories"].add(s["repo"])
+            slot["repositories"].add(s["repo"].lower())  # repository identity ignores case
     arxiv_id = ident.arxiv_id
     return {
         "syntology_url": f"https://syntology.ai/paper/{arxiv_id}" if arxiv_id else None,

@@ -4,6 +4,7 @@ Pure functions, shared by the loader (to build natural keys) and by views (to
 resolve addresses such as ``/paper/arxiv-1811-06965``).
 """
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -95,6 +96,7 @@ class RepoRef:
 _REPO_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
 
 
+@functools.lru_cache(maxsize=65536)  # the same repositories recur across many samples
 def parse_repo(value: str) -> RepoRef | None:
     """A repository from ``owner/name`` or an http(s) URL, or None if it names none.
 

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "corsheaders",
     "catalogue",
 ]
@@ -116,3 +117,51 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# --- JSON API (/api/v1/): DRF, django-filter, OpenAPI, throttling, CORS ---------------------
+# Anonymous rate per client address, DRF's "N/second|minute|hour|day" form. Read at request
+# time (catalogue.api.throttling), so tests and operators can change it; "off" disables it.
+# Counts live in the default cache: per process unless CACHES points at a shared cache.
+API_THROTTLE_ANON = os.environ.get("API_THROTTLE_ANON", "60/minute")
+# Behind a proxy, how many X-Forwarded-For hops to trust when telling clients apart.
+API_NUM_PROXIES = int(os.environ["API_NUM_PROXIES"]) if os.environ.get("API_NUM_PROXIES") else None
+API_MAX_PAGE_SIZE = int(os.environ.get("API_MAX_PAGE_SIZE", "500"))
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_CLASSES": ["catalogue.api.throttling.AnonThrottle"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "catalogue.api.pagination.CatalogPagination",
+    "DEFAULT_SCHEMA_CLASS": "catalogue.api.schema.CatalogueAutoSchema",
+    "NUM_PROXIES": API_NUM_PROXIES,
+    "PAGE_SIZE": 50,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Code with Papers API",
+    "DESCRIPTION": (
+        "Read-only JSON API of the Code with Papers catalogue. Paths, parameters and field names "
+        "under /papers, /repositories, /tasks, /methods, /evaluations and /search follow the "
+        "Papers-with-Code API v1; /code-entries and /samples are the catalogue's own. "
+        "Data: Papers-with-Code archive (CC BY-SA 4.0), archive material modified by Syntology."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {"StatusEnum": "catalogue.models.Status", "RepoKindEnum": "catalogue.models.RepoKind"},
+    # Interactive docs from the site's own static files (drf-spectacular-sidecar), no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Anyone may read the API from a browser on any origin; nothing else is shared.
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]

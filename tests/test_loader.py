@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from catalogue import models as m
 from catalogue import queries
+from catalogue.loader import SnapshotError
 from tests.conftest import SEEDS, load
 from tests.dump import catalogue_state
 
@@ -439,3 +440,21 @@ def test_the_database_rejects_an_unknown_status_and_a_duplicate_place(loaded_see
         )
     with pytest.raises(IntegrityError), transaction.atomic():
         m.Paper.objects.create(arxiv_id=sample.paper.arxiv_id, slug="another-slug", stamp="x")
+
+
+@pytest.mark.slow
+def test_reading_in_worker_processes_gives_the_same_database(db, monkeypatch, tmp_path):
+    from catalogue.loader import load_paths, reading
+
+    bad = write(tmp_path / "bad.json", {"url": "/code/x", "entry": "x", "samples": [{"arxiv_id": "1"}]})
+    monkeypatch.setattr(reading, "PARALLEL_FROM_FILES", 1)
+    monkeypatch.setattr(reading, "CHUNK_FILES", 1)
+    load_paths(SEEDS, workers=0)
+    in_process = catalogue_state()
+    wipe()
+    result = load_paths(SEEDS, workers=2)
+    assert [f.status for f in result.files] == ["loaded"] * 3
+    assert catalogue_state() == in_process
+    with pytest.raises(SnapshotError, match=r"bad.json: samples\[0\].arxiv_id: '1' is not an arXiv id"):
+        load_paths([*SEEDS, bad], workers=2, force=True)
+    assert catalogue_state() == in_process

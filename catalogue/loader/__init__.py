@@ -16,8 +16,9 @@ from pathlib import Path
 from django.db import connection, transaction
 from django.utils import timezone
 
-from catalogue.loader import documents, merge, staging, validate
+from catalogue.loader import documents, merge, staging
 from catalogue.loader.documents import SnapshotError
+from catalogue.loader.reading import FileOutcome, read_all
 from catalogue.models import LoadRun, SourceDocument
 
 __all__ = ["LoadLocked", "LoadResult", "SnapshotError", "load_paths"]
@@ -29,15 +30,6 @@ class LoadLocked(Exception):
 
 class _DryRunRollback(Exception):
     pass
-
-
-@dataclass
-class FileOutcome:
-    path: str
-    sha256: str = ""
-    url: str = ""
-    status: str = ""  # loaded | already_loaded | skipped (bad, with --keep-going)
-    error: str = ""
 
 
 @dataclass
@@ -67,15 +59,17 @@ def load_paths(
     keep_going: bool = False,
     force: bool = False,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> LoadResult:
     """Load every snapshot file under ``paths``; all or nothing (see module docstring).
 
     ``force`` re-reads files whose exact content is already loaded (normally skipped:
     loading them again could change nothing). ``keep_going`` skips bad documents
-    instead of failing, listing them in the result.
+    instead of failing, listing them in the result. ``workers`` processes read the
+    files (default: one per core, from ``LOAD_WORKERS``; 0 reads in this process).
     """
     files = documents.discover(paths)
-    common_root = Path(os.path.commonpath([p.parent for p in files])) if files else None
+    common_root = os.path.commonpath([str(p.parent) for p in files]) if files else None
     result = LoadResult(dry_run=dry_run)
     started = timezone.now()
     with exclusive_load_lock():
@@ -92,11 +86,15 @@ def load_paths(
                         for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
                     }
                 )
-                for i, path in enumerate(files, 1):
-                    outcome = _stage_file(path, common_root, stage, known, keep_going, result)
-                    result.files.append(outcome)
+                reads = read_all(files, common_root, known, stage.vendor, workers)
+                for i, read in enumerate(reads, 1):
+                    if read.error and not keep_going:
+                        raise read.error
+                    stage.add(read.tuples)
+                    result.warnings.extend(read.warnings)
+                    result.files.append(read.outcome)
                     if progress:
-                        progress(i, len(files), outcome.path)
+                        progress(i, len(files), read.outcome.path)
                 stage.flush()
                 run = None
                 if not dry_run:
@@ -116,30 +114,6 @@ def load_paths(
         except _DryRunRollback:
             pass
     return result
-
-
-def _stage_file(path, root, stage, known, keep_going, result) -> FileOutcome:
-    raw = None
-    try:
-        raw = documents.read(path, root)
-        outcome = FileOutcome(path=raw.name, sha256=raw.sha256)
-        if int(raw.sha256[:16], 16) in known:
-            outcome.status = "already_loaded"
-            return outcome
-        parsed = validate.parse(raw)
-    except SnapshotError as exc:
-        if not keep_going:
-            raise
-        return FileOutcome(
-            path=raw.name if raw else str(path),
-            sha256=raw.sha256 if raw else "",
-            status="skipped",
-            error=str(exc),
-        )
-    stage.add(parsed.rows)
-    result.warnings.extend(parsed.warnings)
-    outcome.url, outcome.status = parsed.url, "loaded"
-    return outcome
 
 
 @contextlib.contextmanager

@@ -7,6 +7,7 @@ where one is to blame, the JSON path of the field: ``001_x.json: samples[3].stat
 import gzip
 import hashlib
 import json
+import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,9 @@ class SnapshotError(Exception):
         self.file, self.path, self.message = file, path, message
         where = f"{file}: {path}: " if path else f"{file}: "
         super().__init__(where + message)
+
+    def __reduce__(self):  # errors travel back from reading workers
+        return type(self), (self.file, self.path, self.message)
 
 
 SUFFIXES = (".json", ".json.gz")
@@ -44,8 +48,7 @@ def discover(paths: list[str | Path]) -> list[Path]:
             found.append(path)
         else:
             raise SnapshotError(str(path), "", "expected a .json or .json.gz file")
-    unique = sorted(set(found), key=str)
-    return unique
+    return [Path(p) for p in sorted({str(p) for p in found})]
 
 
 @dataclass
@@ -54,6 +57,12 @@ class RawDocument:
     name: str  # what errors call the file
     sha256: str
     value: object
+    # Whether the text escapes a NUL or a surrogate (the only ways JSON can carry them):
+    # only then do strings need checking one by one.
+    may_hold_bad_chars: bool = True
+
+
+_RISKY_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
 
 
 def _no_duplicate_keys(pairs):
@@ -69,9 +78,15 @@ def _no_constants(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def read(path: Path, display_root: Path | None = None) -> RawDocument:
+def display_name(path: Path, root: str | None) -> str:
+    """The file's name relative to the common root of a load (string work: pathlib is slow here)."""
+    text = str(path)
+    return text[len(root) :].lstrip("/") if root and text.startswith(root) else path.name
+
+
+def read(path: Path, display_root: str | None = None) -> RawDocument:
     """Read one file: gunzip if named .gz, decode UTF-8 (a BOM is allowed), parse JSON."""
-    name = str(path.relative_to(display_root)) if display_root else path.name
+    name = display_name(path, display_root)
     data = path.read_bytes()
     sha = hashlib.sha256(data).hexdigest()
     if path.name.endswith(".gz"):
@@ -93,4 +108,6 @@ def read(path: Path, display_root: Path | None = None) -> RawDocument:
         ) from None
     except (ValueError, RecursionError) as exc:
         raise SnapshotError(name, "", f"invalid JSON: {exc}") from None
-    return RawDocument(path=path, name=name, sha256=sha, value=value)
+    return RawDocument(
+        path=path, name=name, sha256=sha, value=value, may_hold_bad_chars=bool(_RISKY_ESCAPE.search(text))
+    )

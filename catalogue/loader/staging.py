@@ -6,6 +6,7 @@ set-based merge (``merge.py``) can compare staged and stored values directly.
 """
 
 import datetime as dt
+from operator import itemgetter
 
 from django.db import connection
 
@@ -133,6 +134,38 @@ def _sqlite_value(value, kind):
     return value
 
 
+_GETTERS = {name: itemgetter(*(col for col, _ in cols)) for name, cols in TABLES.items()}
+# SQLite needs dates and times as Django writes them; other columns pass through.
+_CONVERSIONS = {
+    name: [(i, kind) for i, (_, kind) in enumerate(cols) if kind in ("d", "ts")]
+    for name, cols in TABLES.items()
+}
+
+
+def as_tuples(rows: dict[str, list[dict]], vendor: str) -> dict[str, list[tuple]]:
+    """A document's rows as tuples in staging-column order, ready for COPY / executemany.
+
+    Runs in the reading workers, so that only compact tuples cross the process boundary.
+    """
+    return {name: [_tuple(name, item, vendor) for item in items] for name, items in rows.items() if items}
+
+
+def _tuple(name: str, item: dict, vendor: str) -> tuple:
+    columns = TABLES[name]
+    try:
+        values = _GETTERS[name](item)
+    except KeyError:  # a view that leaves columns out (a code-entry's view of a paper)
+        values = tuple(item.get(col) for col, _ in columns)
+    if len(columns) == 1:
+        values = (values,)
+    if vendor != "postgresql" and _CONVERSIONS[name]:
+        values = list(values)
+        for i, kind in _CONVERSIONS[name]:
+            values[i] = _sqlite_value(values[i], kind)
+        values = tuple(values)
+    return values
+
+
 class Staging:
     """Creates the staging tables and buffers rows into them."""
 
@@ -149,16 +182,11 @@ class Staging:
                 cur.execute(f"DROP TABLE IF EXISTS stg_{name}")
                 cur.execute(f"CREATE TEMPORARY TABLE stg_{name} ({cols})")
 
-    def add(self, rows: dict[str, list[dict]]):
-        for name, items in rows.items():
-            columns = TABLES[name]
+    def add(self, tuples: dict[str, list[tuple]]):
+        """Buffer one document's rows (from :func:`as_tuples`), writing full buffers out."""
+        for name, items in tuples.items():
             buffer = self.buffers[name]
-            if self.vendor == "postgresql":
-                buffer.extend(tuple(item.get(col) for col, _ in columns) for item in items)
-            else:
-                buffer.extend(
-                    tuple(_sqlite_value(item.get(col), kind) for col, kind in columns) for item in items
-                )
+            buffer.extend(items)
             if len(buffer) >= FLUSH_ROWS:
                 self._flush(name)
 

@@ -8,6 +8,7 @@ file, the JSON path of the field and what was expected.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import re
 from collections import defaultdict
@@ -35,8 +36,8 @@ class Parsed:
 class Fields:
     """Typed access to a JSON object, raising errors that carry the field's JSON path."""
 
-    def __init__(self, file: str, value: object, path: str = ""):
-        self.file, self.path = file, path
+    def __init__(self, file: str, value: object, path: str = "", check_chars: bool = True):
+        self.file, self.path, self.check_chars = file, path, check_chars
         if not isinstance(value, dict):
             self.fail("", f"expected an object, got {_type(value)}")
         self.value: dict = value
@@ -51,11 +52,12 @@ class Fields:
 
     def obj(self, key, required=False) -> Fields | None:
         value = self._get(key, required)
-        return None if value is None else Fields(self.file, value, self.at(key))
+        return None if value is None else Fields(self.file, value, self.at(key), self.check_chars)
 
     def objects(self, key) -> list[Fields]:
         items = self.list(key)
-        return [Fields(self.file, item, f"{self.at(key)}[{i}]") for i, item in enumerate(items)]
+        base = self.at(key)
+        return [Fields(self.file, item, f"{base}[{i}]", self.check_chars) for i, item in enumerate(items)]
 
     def list(self, key, required=False) -> list:
         value = self._get(key, required)
@@ -71,7 +73,8 @@ class Fields:
             return None
         if not isinstance(value, str):
             self.fail(key, f"expected a string, got {_type(value)}")
-        value = check_text(self, key, value)
+        if self.check_chars:
+            check_text(self, key, value)
         if not blank and not value.strip():
             self.fail(key, "must not be empty")
         if max_length and len(value) > max_length:
@@ -80,8 +83,9 @@ class Fields:
 
     def choice(self, key, choices, required=False) -> str | None:
         value = self.str(key, required)
-        if value is not None and value not in choices.values:
-            self.fail(key, f"{value!r} is not one of {', '.join(choices.values)}")
+        allowed = _choice_values(choices)
+        if value is not None and value not in allowed:
+            self.fail(key, f"{value!r} is not one of {', '.join(allowed)}")
         return value
 
     def flag(self, key) -> bool | None:
@@ -144,6 +148,11 @@ class Fields:
         return self.value[key]
 
 
+@functools.cache
+def _choice_values(choices) -> tuple[str, ...]:
+    return tuple(choices.values)
+
+
 def _bad():
     raise ValueError
 
@@ -168,7 +177,7 @@ def make_stamp(read_at: dt.datetime | None, sha256: str) -> str:
 
 
 def parse(raw: RawDocument) -> Parsed:
-    doc = Fields(raw.name, raw.value)
+    doc = Fields(raw.name, raw.value, check_chars=raw.may_hold_bad_chars)
     url = doc.str("url", required=True, max_length=500)
     if slug := identities.slug_from_path(url, "/paper/"):
         return _parse_paper(doc, raw, url, slug)
@@ -196,7 +205,7 @@ def _paper_key(arxiv_id: str | None, slug: str) -> str:
 
 def _dates(fields: Fields, arxiv_id: str | None) -> dict:
     date = fields.date("date")
-    month = date.strftime("%Y-%m") if date else identities.month_from_arxiv_id(arxiv_id)
+    month = date.isoformat()[:7] if date else identities.month_from_arxiv_id(arxiv_id)
     return {"date": date, "month": month or ""}
 
 
