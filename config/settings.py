@@ -47,6 +47,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.observability.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -93,6 +94,35 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 30,
     }
 
+# Read replicas: reads to DATABASE_REPLICA_URL, writes, the admin and logged-in users to the
+# primary (config/routers.py). Replication itself is PostgreSQL's own (streaming replication).
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["DATABASE_REPLICA_URL"],
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["config.routers.PrimaryReplicaRouter"]
+    MIDDLEWARE.insert(1, "config.routers.PrimaryForRequestMiddleware")
+
+
+def cache_from_url(url: str | None) -> dict:
+    """CACHE_URL: redis://host:port/db, memcached://host:port, or unset for local memory."""
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    if url.startswith("memcached://"):
+        return {
+            "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+            "LOCATION": url.removeprefix("memcached://"),
+        }
+    raise ValueError(f"CACHE_URL: unsupported scheme in {url!r} (use redis:// or memcached://)")
+
+
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL"))}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -111,11 +141,15 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
+# One JSON line per record on stderr (request lines carry request_id and duration_ms).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "config.observability.JsonLineFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Request lines are INFO; the test suite and management commands need not print them.
+    "loggers": {"catalogue.requests": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO")}},
 }
 
 # --- JSON API (/api/v1/): DRF, django-filter, OpenAPI, throttling, CORS ---------------------
