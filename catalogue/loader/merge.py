@@ -63,12 +63,17 @@ def index_targets(w: str) -> None:
 
 
 def winners(source: str, partition: str, columns: str, order: str = "stamp DESC", where: str = "") -> str:
-    """SELECT the one row per ``partition`` that ranks first by ``order``."""
+    """SELECT the one row per ``partition`` that ranks first by ``order`` (ties: staging order).
+
+    The ranking reads only the narrow columns it needs and picks rows by their staging
+    ``seq``: sorting whole rows (abstracts and all) was the costliest step of a merge.
+    """
     condition = f"WHERE {where}" if where else ""
-    return (
-        f"SELECT {columns} FROM (SELECT s.*, ROW_NUMBER() OVER "
-        f"(PARTITION BY {partition} ORDER BY {order}) AS rn FROM {source} s {condition}) r WHERE rn = 1"
+    ranked = (
+        f"SELECT seq FROM (SELECT x.seq, ROW_NUMBER() OVER (PARTITION BY {partition} "
+        f"ORDER BY {order}, x.seq) AS rn FROM {source} x {condition}) r WHERE rn = 1"
     )
+    return f"SELECT {columns} FROM {source} s WHERE s.seq IN ({ranked})"
 
 
 @dataclass
@@ -158,6 +163,9 @@ def doc_id(doc_url_col: str) -> str:
 
 
 def merge_all(load_run_id: int | None) -> Report:
+    if connection.vendor == "postgresql":
+        # Sorts and hashes of a whole snapshot's rows; the default 4 MB sends them to disk.
+        execute("SET LOCAL work_mem = '64MB'")
     report = Report()
     report.add("SourceDocument", _documents(load_run_id))
     report.add("Repo", _repos())

@@ -179,6 +179,13 @@ class Staging:
         with connection.cursor() as cur:
             for name, columns in TABLES.items():
                 cols = ", ".join(f"{col} {types[kind]}" for col, kind in columns)
+                # ``seq``: staging order, the merge's tie-breaker and narrow row handle.
+                seq = (
+                    "seq bigint GENERATED ALWAYS AS IDENTITY"
+                    if self.vendor == "postgresql"
+                    else ("seq INTEGER PRIMARY KEY")
+                )
+                cols = f"{seq}, {cols}"
                 cur.execute(f"DROP TABLE IF EXISTS stg_{name}")
                 cur.execute(f"CREATE TEMPORARY TABLE stg_{name} ({cols})")
 
@@ -210,7 +217,7 @@ class Staging:
                         copy.write_row(row)
             else:
                 marks = ", ".join("?" * len(columns))
-                raw.executemany(f"INSERT INTO stg_{name} VALUES ({marks})", rows)
+                raw.executemany(f"INSERT INTO stg_{name} ({', '.join(columns)}) VALUES ({marks})", rows)
         self.counts[name] += len(rows)
         rows.clear()
 
