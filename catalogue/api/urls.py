@@ -1,3 +1,98 @@
-"""The JSON API under /api/."""
+"""The JSON API under /api/: v1 resources, the OpenAPI schema, and interactive docs.
 
-urlpatterns = []
+Paths under v1/ follow the Papers-with-Code API v1 (trailing slashes included) so its
+clients and scripts work unchanged; ``repositories/<owner>`` is PwC's one path without.
+"""
+
+from django.urls import include, path, register_converter
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from catalogue.api import views
+
+app_name = "api"
+
+
+class PaperIdConverter:
+    """A slug or arXiv id; old-style arXiv ids (cs/9301114) carry one slash."""
+
+    regex = r"[^/]+(?:/\d{7}(?:v\d+)?)?"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(PaperIdConverter, "paper_id")
+
+v1 = [
+    path("search/", views.SearchView.as_view(), name="search"),
+    path("papers/", views.PaperList.as_view(), name="paper-list"),
+    path("papers/<paper_id:paper_id>/", views.PaperDetail.as_view(), name="paper-detail"),
+    path(
+        "papers/<paper_id:paper_id>/repositories/",
+        views.PaperRepositoryList.as_view(),
+        name="paper-repositories",
+    ),
+    path("papers/<paper_id:paper_id>/tasks/", views.PaperTaskList.as_view(), name="paper-tasks"),
+    path("papers/<paper_id:paper_id>/methods/", views.PaperMethodList.as_view(), name="paper-methods"),
+    path("papers/<paper_id:paper_id>/results/", views.PaperResultList.as_view(), name="paper-results"),
+    path("papers/<paper_id:paper_id>/samples/", views.PaperSampleList.as_view(), name="paper-samples"),
+    path("repositories/", views.RepositoryList.as_view(), name="repository-list"),
+    path("repositories/<str:owner>", views.RepositoryOwnerList.as_view(), name="repository-owner"),
+    path("repositories/<str:owner>/<str:name>/", views.RepositoryDetail.as_view(), name="repository-detail"),
+    path(
+        "repositories/<str:owner>/<str:name>/papers/",
+        views.RepositoryPaperList.as_view(),
+        name="repository-papers",
+    ),
+    path(
+        "repositories/<str:owner>/<str:name>/samples/",
+        views.RepositorySampleList.as_view(),
+        name="repository-samples",
+    ),
+    path("tasks/", views.TaskList.as_view(), name="task-list"),
+    path("tasks/<str:task_id>/", views.TaskDetail.as_view(), name="task-detail"),
+    path("tasks/<str:task_id>/papers/", views.TaskPaperList.as_view(), name="task-papers"),
+    path("tasks/<str:task_id>/evaluations/", views.TaskEvaluationList.as_view(), name="task-evaluations"),
+    path("methods/", views.MethodList.as_view(), name="method-list"),
+    path("methods/<str:method_id>/", views.MethodDetail.as_view(), name="method-detail"),
+    path("evaluations/", views.EvaluationList.as_view(), name="evaluation-list"),
+    path("evaluations/<str:evaluation_id>/", views.EvaluationDetail.as_view(), name="evaluation-detail"),
+    path(
+        "evaluations/<str:evaluation_id>/metrics/",
+        views.EvaluationMetricList.as_view(),
+        name="evaluation-metrics",
+    ),
+    path(
+        "evaluations/<str:evaluation_id>/metrics/<str:metric_id>/",
+        views.EvaluationMetricDetail.as_view(),
+        name="evaluation-metric-detail",
+    ),
+    path(
+        "evaluations/<str:evaluation_id>/results/",
+        views.EvaluationResultList.as_view(),
+        name="evaluation-results",
+    ),
+    path(
+        "evaluations/<str:evaluation_id>/results/<str:result_id>/",
+        views.EvaluationResultDetail.as_view(),
+        name="evaluation-result-detail",
+    ),
+    path("code-entries/", views.CodeEntryList.as_view(), name="code-entry-list"),
+    path("code-entries/<str:entry_id>/", views.CodeEntryDetail.as_view(), name="code-entry-detail"),
+    path(
+        "code-entries/<str:entry_id>/samples/",
+        views.CodeEntrySampleList.as_view(),
+        name="code-entry-samples",
+    ),
+    path("samples/", views.SampleList.as_view(), name="sample-list"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+]
+
+urlpatterns = [
+    path("v1/", include(v1)),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+]

@@ -1,0 +1,534 @@
+"""FilterSets of every API list. An invalid value is a 400 that names the parameter.
+
+django-filter's own booleans read anything that is not "true"/"false" as "no filter", and
+its numbers accept decimals; the fields here refuse both. A value that names nothing (an
+unknown task, repository, paper) is invalid too: an empty list would read as "none".
+Full-text ``q`` is the pages' search (``catalogue.search``), ranked where no order is asked.
+"""
+
+import django_filters as df
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import Exists, OuterRef, Q
+from django.http import Http404
+from rest_framework.exceptions import ValidationError as DRFValidationError
+
+from catalogue import identities, queries, search
+from catalogue.api.pagination import is_cursor_mode
+from catalogue.models import (
+    CodeEntry,
+    CodeLink,
+    Dataset,
+    Leaderboard,
+    Method,
+    Paper,
+    Repo,
+    RepoKind,
+    Result,
+    Sample,
+    SearchKind,
+    Status,
+    Task,
+    TitleSource,
+)
+
+# --- fields that refuse what they cannot read ----------------------------------------------
+
+
+class StrictBooleanField(forms.Field):
+    TRUE, FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return None
+        text = str(value).strip().lower()
+        if text in self.TRUE:
+            return True
+        if text in self.FALSE:
+            return False
+        raise ValidationError("Expected true or false.")
+
+
+class BooleanFilter(df.BooleanFilter):
+    field_class = StrictBooleanField
+
+
+class IntegerFilter(df.NumberFilter):
+    field_class = forms.IntegerField
+
+
+class YearFilter(IntegerFilter):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 1000)
+        kwargs.setdefault("max_value", 9999)
+        super().__init__(*args, **kwargs)
+
+
+class SearchField(forms.CharField):
+    def validate(self, value):
+        super().validate(value)
+        if value and not search.words(value):
+            raise ValidationError("No searchable words: give at least one letter or digit.")
+
+
+class LookupField(forms.CharField):
+    """A value that must name an object; cleans to that object."""
+
+    def __init__(self, *args, resolve, what, **kwargs):
+        self.resolve, self.what = resolve, what
+        super().__init__(*args, **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        if value in (None, ""):
+            return None
+        found = self.resolve(value)
+        if found is None:
+            raise ValidationError(f"No {self.what} {value[:80]!r}.")
+        return found
+
+
+class LookupFilter(df.CharFilter):
+    field_class = LookupField
+
+
+def _or_none(lookup):
+    def resolve(*args):
+        try:
+            return lookup(*args)
+        except Http404:
+            return None
+
+    return resolve
+
+
+def _repository(value: str) -> Repo | None:
+    ref = identities.parse_repo(value)
+    if ref is None:
+        return None
+    if ref.host != "github.com":
+        return Repo.objects.filter(key=ref.key).first()
+    return _or_none(queries.api_repository)(ref.owner, ref.name)
+
+
+def _code_entry(value: str) -> CodeEntry | None:
+    return CodeEntry.objects.filter(Q(slug=value) | Q(name=value)).order_by("id").first()
+
+
+def _arxiv_id(value: str) -> str | None:
+    return identities.normalize_arxiv_id(value)
+
+
+def paper_filter(field_name="paper", **kwargs):
+    return LookupFilter(
+        field_name=field_name,
+        resolve=_or_none(queries.api_paper),
+        what="paper",
+        help_text="A paper id: its slug, an old slug, or its arXiv id.",
+        **kwargs,
+    )
+
+
+def repository_filter(**kwargs):
+    return LookupFilter(
+        resolve=_repository,
+        what="repository",
+        help_text="A repository as owner/name (GitHub) or its URL.",
+        **kwargs,
+    )
+
+
+def code_entry_filter(**kwargs):
+    return LookupFilter(
+        resolve=_code_entry,
+        what="code entry",
+        help_text="A code entry by id (slug) or routine name.",
+        **kwargs,
+    )
+
+
+def _invalid(param: str, message: str) -> DRFValidationError:
+    return DRFValidationError({param: [message]})
+
+
+class StableOrderingFilter(df.OrderingFilter):
+    """``ordering=`` plus the list's unique natural key last, so equal values never shuffle pages."""
+
+    def __init__(self, *args, tiebreak: str, **kwargs):
+        self.tiebreak = tiebreak
+        super().__init__(*args, **kwargs)
+
+    def filter(self, qs, value):
+        if not value:
+            return qs
+        return qs.order_by(*[self.get_ordering_value(p) for p in value], self.tiebreak)
+
+
+class DatasetFilter(LookupFilter):
+    """A dataset by its name."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(
+            *args, resolve=lambda name: Dataset.objects.filter(name=name).first(), what="dataset", **kwargs
+        )
+
+
+def _slug_choice(model, field_name, help_text, to_field="slug"):
+    return df.ModelChoiceFilter(
+        queryset=model.objects.all(), to_field_name=to_field, field_name=field_name, help_text=help_text
+    )
+
+
+class _FilterSet(df.FilterSet):
+    """Adds ``q``: the pages' full-text search over ``search_kind``, best first unless ordered."""
+
+    search_kind: str | None = None
+    rank_tiebreak = "pk"
+
+    def search(self, queryset, name, value):
+        if self.request is not None and (is_cursor_mode(self.request) or self.data.get("ordering")):
+            return search.matching(queryset, value, self.search_kind)
+        return search.with_rank(queryset, value, self.search_kind).order_by(
+            "-search_rank", self.rank_tiebreak
+        )
+
+
+class SearchFilter(df.CharFilter):
+    field_class = SearchField
+
+
+def q_filter(what: str):
+    return SearchFilter(
+        method="search",
+        help_text=f"Full-text search (the site's search) over {what}; every word must match.",
+    )
+
+
+# --- date, year, official: shared by papers and samples ------------------------------------
+
+
+def _date_filters(prefix: str):
+    """published_after/before (the stated date) and year_min/max (the month, stated or inferred)."""
+    return (
+        df.DateFilter(
+            field_name=f"{prefix}date", lookup_expr="gte", help_text="Published on or after (YYYY-MM-DD)."
+        ),
+        df.DateFilter(
+            field_name=f"{prefix}date", lookup_expr="lte", help_text="Published on or before (YYYY-MM-DD)."
+        ),
+        YearFilter(
+            method="filter_year_min",
+            help_text="From this year on (the stated date, else the month an arXiv id encodes).",
+        ),
+        YearFilter(method="filter_year_max", help_text="Up to this year (as year_min)."),
+    )
+
+
+class _DatedFilterSet(_FilterSet):
+    month_field = "month"
+
+    def filter_year_min(self, queryset, name, value: int):
+        return queryset.filter(**{f"{self.month_field}__gte": f"{value:04d}-01"})
+
+    def filter_year_max(self, queryset, name, value: int):
+        return queryset.filter(**{f"{self.month_field}__lte": f"{value:04d}-12"}).exclude(
+            **{self.month_field: ""}
+        )
+
+
+def _official_links(paper_ref="pk", **extra):
+    return CodeLink.objects.filter(paper=OuterRef(paper_ref), is_official=True, **extra)
+
+
+# --- papers ---------------------------------------------------------------------------------
+
+
+class PaperFilter(_DatedFilterSet):
+    search_kind = SearchKind.PAPER
+    rank_tiebreak = "slug"
+
+    q = q_filter("titles, authors and abstracts")
+    arxiv_id = df.CharFilter(method="filter_arxiv_id", help_text="arXiv id; a version suffix is ignored.")
+    title = df.CharFilter(field_name="title", lookup_expr="icontains", help_text="Part of the title.")
+    abstract = df.CharFilter(
+        field_name="abstract", lookup_expr="icontains", help_text="Part of the abstract."
+    )
+    task = _slug_choice(Task, "tasks", "Papers on this task (task id).")
+    method = _slug_choice(Method, "methods", "Papers using this method (method id).")
+    dataset = DatasetFilter(
+        method="filter_dataset",
+        help_text="Papers with a result on this dataset, or that introduced it (dataset name).",
+    )
+    framework = df.CharFilter(
+        method="filter_framework", help_text="Papers with code in this framework (pytorch, tf, jax…)."
+    )
+    official = BooleanFilter(
+        method="filter_official", help_text="Papers with (true) or without official code."
+    )
+    has_code = BooleanFilter(
+        method="filter_has_code", help_text="Papers with (true) or without a code link or a sample."
+    )
+    title_source = df.ChoiceFilter(choices=TitleSource.choices, help_text="Where the title came from.")
+    corrected = BooleanFilter(
+        field_name="title_corrected", help_text="Papers whose title a curator corrected (true) or not."
+    )
+    status = df.ChoiceFilter(
+        choices=Status.choices, method="filter_status", help_text="Papers with a sample of this status."
+    )
+    code_entry = code_entry_filter(method="filter_code_entry")
+    repository = repository_filter(method="filter_repository")
+    published_after, published_before, year_min, year_max = _date_filters("")
+    ordering = StableOrderingFilter(
+        tiebreak="slug",
+        fields=(("slug", "id"), ("date", "published"), ("month", "month"), ("title", "title")),
+        help_text="Order by id, published, month or title (prefix - for descending).",
+    )
+
+    class Meta:
+        model = Paper
+        fields = []
+
+    def filter_arxiv_id(self, queryset, name, value):
+        arxiv_id = _arxiv_id(value)
+        if arxiv_id is None:
+            raise _invalid("arxiv_id", f"{value[:40]!r} is not an arXiv id (such as 1811.06965).")
+        return queryset.filter(arxiv_id=arxiv_id)
+
+    def filter_dataset(self, queryset, name, value):
+        on_board = Result.objects.filter(paper=OuterRef("pk"), leaderboard__dataset=value)
+        introduced = Paper.datasets_introduced.through.objects.filter(paper=OuterRef("pk"), dataset=value)
+        return queryset.filter(Exists(on_board) | Exists(introduced))
+
+    def filter_framework(self, queryset, name, value):
+        return queryset.filter(Exists(CodeLink.objects.filter(paper=OuterRef("pk"), framework__iexact=value)))
+
+    def filter_official(self, queryset, name, value):
+        return queryset.filter(Exists(_official_links()) if value else ~Exists(_official_links()))
+
+    def filter_has_code(self, queryset, name, value):
+        code = Exists(CodeLink.objects.filter(paper=OuterRef("pk"))) | Exists(
+            Sample.objects.filter(paper=OuterRef("pk"))
+        )
+        return queryset.filter(code if value else ~code)
+
+    def filter_status(self, queryset, name, value):
+        return queryset.filter(Exists(Sample.objects.filter(paper=OuterRef("pk"), status=value)))
+
+    def filter_code_entry(self, queryset, name, value):
+        return queryset.filter(Exists(Sample.objects.filter(paper=OuterRef("pk"), entry=value)))
+
+    def filter_repository(self, queryset, name, value):
+        return queryset.filter(
+            Exists(CodeLink.objects.filter(paper=OuterRef("pk"), repo=value))
+            | Exists(Sample.objects.filter(paper=OuterRef("pk"), repo=value))
+        )
+
+
+# --- repositories ---------------------------------------------------------------------------
+
+
+class RepositoryFilter(_FilterSet):
+    search_kind = SearchKind.REPO
+    rank_tiebreak = "key"
+
+    q = q_filter("owner and name")
+    owner = df.CharFilter(field_name="owner", lookup_expr="iexact", help_text="Owner (case-insensitive).")
+    name = df.CharFilter(field_name="name", lookup_expr="iexact", help_text="Name (case-insensitive).")
+    host = df.CharFilter(field_name="host", lookup_expr="iexact", help_text="Host, such as github.com.")
+    framework = df.CharFilter(
+        method="filter_framework", help_text="Repositories a paper links with this framework."
+    )
+    licence = df.CharFilter(field_name="spdx", lookup_expr="iexact", help_text="SPDX licence id.")
+    paper = paper_filter(method="filter_paper")
+    official = BooleanFilter(
+        method="filter_official", help_text="Repositories some paper links as its official code (true)."
+    )
+
+    class Meta:
+        model = Repo
+        fields = []
+
+    def filter_framework(self, queryset, name, value):
+        return queryset.filter(Exists(CodeLink.objects.filter(repo=OuterRef("pk"), framework__iexact=value)))
+
+    def filter_paper(self, queryset, name, value):
+        return queryset.filter(
+            Exists(CodeLink.objects.filter(repo=OuterRef("pk"), paper=value))
+            | Exists(Sample.objects.filter(repo=OuterRef("pk"), paper=value))
+        )
+
+    def filter_official(self, queryset, name, value):
+        official = Exists(CodeLink.objects.filter(repo=OuterRef("pk"), is_official=True))
+        return queryset.filter(official if value else ~official)
+
+
+# --- tasks, methods, evaluations ------------------------------------------------------------
+
+
+class TaskFilter(df.FilterSet):
+    q = df.CharFilter(method="filter_q", help_text="Words in the task's name or id.")
+    name = df.CharFilter(field_name="name", lookup_expr="icontains", help_text="Part of the name.")
+    paper = paper_filter(field_name="papers")
+
+    class Meta:
+        model = Task
+        fields = []
+
+    def filter_q(self, queryset, name, value):
+        for word in search.words(value):
+            queryset = queryset.filter(Q(name__icontains=word) | Q(slug__icontains=word))
+        return queryset
+
+
+class MethodFilter(TaskFilter):
+    q = df.CharFilter(method="filter_q", help_text="Words in the method's name, full name or id.")
+    full_name = df.CharFilter(
+        field_name="full_name", lookup_expr="icontains", help_text="Part of the full name."
+    )
+    introduced_by = paper_filter(field_name="introduced_by")
+
+    class Meta:
+        model = Method
+        fields = []
+
+    def filter_q(self, queryset, name, value):
+        for word in search.words(value):
+            queryset = queryset.filter(
+                Q(name__icontains=word) | Q(full_name__icontains=word) | Q(slug__icontains=word)
+            )
+        return queryset
+
+
+class EvaluationFilter(df.FilterSet):
+    q = df.CharFilter(field_name="slug", lookup_expr="icontains", help_text="Part of the id.")
+    task = _slug_choice(Task, "task", "Leaderboards of this task (task id).")
+    dataset = _slug_choice(
+        Dataset, "dataset", "Leaderboards on this dataset (dataset name).", to_field="name"
+    )
+    paper = paper_filter(method="filter_paper")
+
+    class Meta:
+        model = Leaderboard
+        fields = []
+
+    def filter_paper(self, queryset, name, value):
+        return queryset.filter(Exists(Result.objects.filter(leaderboard=OuterRef("pk"), paper=value)))
+
+
+# --- code entries and samples ---------------------------------------------------------------
+
+
+class CodeEntryFilter(_FilterSet):
+    search_kind = SearchKind.ENTRY
+    rank_tiebreak = "name"
+
+    q = q_filter("routine names")
+    name = df.CharFilter(field_name="name", lookup_expr="icontains", help_text="Part of the routine name.")
+    paper = paper_filter(method="filter_paper")
+    repository = repository_filter(method="filter_repository")
+    status = df.ChoiceFilter(
+        choices=Status.choices, method="filter_status", help_text="Entries with a place of this status."
+    )
+    ran = BooleanFilter(method="filter_ran", help_text="Entries with (true) or without a place that ran.")
+    ordering = StableOrderingFilter(tiebreak="name", fields=(("name", "name"),), help_text="Order by name.")
+
+    class Meta:
+        model = CodeEntry
+        fields = []
+
+    def _with(self, **where):
+        return Exists(Sample.objects.filter(entry=OuterRef("pk"), **where))
+
+    def filter_paper(self, queryset, name, value):
+        return queryset.filter(self._with(paper=value))
+
+    def filter_repository(self, queryset, name, value):
+        return queryset.filter(self._with(repo=value))
+
+    def filter_status(self, queryset, name, value):
+        return queryset.filter(self._with(status=value))
+
+    def filter_ran(self, queryset, name, value):
+        ran = Exists(Sample.objects.filter(queries.RAN, entry=OuterRef("pk")))
+        return queryset.filter(ran if value else ~ran)
+
+
+class SampleFilter(_DatedFilterSet):
+    month_field = "paper__month"
+
+    q = SearchFilter(
+        method="search",
+        help_text="Full-text search (the site's search) over the place's paper, routine name and repository.",
+    )
+    status = df.MultipleChoiceFilter(
+        choices=Status.choices, help_text="Status of the place; repeat for any of several."
+    )
+    ran = BooleanFilter(method="filter_ran", help_text="Places that ran (any status but unverified).")
+    corrected = BooleanFilter(
+        field_name="status_corrected", help_text="Places whose status a curator corrected (true) or not."
+    )
+    licence = df.CharFilter(
+        field_name="licence", lookup_expr="iexact", help_text="Licence: SPDX id, NONE or NOASSERTION."
+    )
+    inline_ok = BooleanFilter(field_name="inline_ok", help_text="false: the code may only be pointed to.")
+    repository = repository_filter(field_name="repo")
+    code_entry = code_entry_filter(field_name="entry")
+    paper = paper_filter()
+    code_sha256_prefix = df.CharFilter(
+        field_name="body__sha256_prefix", help_text="A code body (16 hex digits)."
+    )
+    repo_kind = df.ChoiceFilter(
+        choices=RepoKind.choices, help_text="How the repository relates to the paper."
+    )
+    verification_level = IntegerFilter(min_value=0, max_value=32767, help_text="Exact verification level.")
+    verification_level_min = IntegerFilter(
+        field_name="verification_level", lookup_expr="gte", min_value=0, max_value=32767,
+        help_text="At least this verification level.",
+    )  # fmt: skip
+    task = _slug_choice(Task, "paper__tasks", "Places in papers on this task (task id).")
+    method = _slug_choice(Method, "paper__methods", "Places in papers using this method (method id).")
+    dataset = DatasetFilter(
+        method="filter_dataset",
+        help_text="Places in papers with a result on this dataset (dataset name).",
+    )
+    framework = df.CharFilter(
+        method="filter_framework", help_text="Places whose paper links their repository with this framework."
+    )
+    official = BooleanFilter(
+        method="filter_official", help_text="Places in a repository the paper links as official (true)."
+    )
+    title_source = df.ChoiceFilter(
+        field_name="paper__title_source",
+        choices=TitleSource.choices,
+        help_text="Where the paper's title came from.",
+    )
+    published_after, published_before, year_min, year_max = _date_filters("paper__")
+
+    class Meta:
+        model = Sample
+        fields = []
+
+    def search(self, queryset, name, value):
+        return queryset.filter(
+            Q(paper__in=search.matching(Paper.objects.all(), value, SearchKind.PAPER))
+            | Q(entry__in=search.matching(CodeEntry.objects.all(), value, SearchKind.ENTRY))
+            | Q(repo__in=search.matching(Repo.objects.all(), value, SearchKind.REPO))
+        )
+
+    def filter_ran(self, queryset, name, value):
+        return queryset.filter(queries.RAN) if value else queryset.exclude(queries.RAN)
+
+    def filter_dataset(self, queryset, name, value):
+        return queryset.filter(
+            Exists(Result.objects.filter(paper=OuterRef("paper"), leaderboard__dataset=value))
+        )
+
+    def filter_framework(self, queryset, name, value):
+        links = CodeLink.objects.filter(
+            paper=OuterRef("paper"), repo=OuterRef("repo"), framework__iexact=value
+        )
+        return queryset.filter(Exists(links))
+
+    def filter_official(self, queryset, name, value):
+        official = Exists(_official_links("paper", repo=OuterRef("repo")))
+        return queryset.filter(official if value else ~official)

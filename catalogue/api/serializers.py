@@ -1,0 +1,371 @@
+"""Representations. Serializers never query: views hand them prefetched rows and figures.
+
+Two families:
+
+* Papers-with-Code v1 shapes (``Paper``, ``Repository``, ``Task``, ``Method``,
+  ``EvaluationTable``, ``Metric``, ``Result``, ``PaperRepo``) with that API's field names, so
+  its clients parse them. Fields the catalogue does not hold are served empty in the form
+  those clients accept and say "Not known" in the schema. The catalogue's own fields follow.
+* The catalogue's own: code entries with their figures, samples (places).
+
+Curator corrections (``catalogue.curation``): fields serve the corrected value (a paper's
+``title``, a place's ``status``), and ``corrected`` names each corrected field with the
+snapshot's value, ``{"status": {"snapshot": "unverified"}}``; ``{}`` where nothing is.
+"""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from catalogue.api import ids
+from catalogue.models import RepoKind, Status, TitleSource
+
+NOT_KNOWN = "Not known to this catalogue: always {}."
+
+
+def _not_known(field, empty, **kwargs):
+    return field(read_only=True, default=empty, help_text=NOT_KNOWN.format(repr(empty)), **kwargs)
+
+
+class _Constant(serializers.Field):
+    """A value the catalogue does not hold, served as the empty value PwC clients accept."""
+
+    def __init__(self, value, **kwargs):
+        self.value = value
+        kwargs.setdefault("help_text", NOT_KNOWN.format("null" if value is None else repr(value)))
+        super().__init__(read_only=True, source="*", **kwargs)
+
+    def to_representation(self, obj):
+        return self.value
+
+
+@extend_schema_field({"type": "string", "nullable": True})
+class NullString(_Constant):
+    def __init__(self, **kwargs):
+        super().__init__(None, **kwargs)
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class EmptyString(_Constant):
+    def __init__(self, **kwargs):
+        super().__init__("", **kwargs)
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class ZeroStars(_Constant):
+    def __init__(self, **kwargs):
+        super().__init__(0, help_text="Not known to this catalogue (stars are not in the archive): always 0.")
+
+
+@extend_schema_field(OpenApiTypes.BOOL)
+class FalseFlag(_Constant):
+    def __init__(self, **kwargs):
+        super().__init__(False, **kwargs)
+
+
+# --- figures (computed by catalogue.queries, handed in by the view) ------------------------
+
+
+class ByStatusSerializer(serializers.Serializer):
+    ran_honours = serializers.IntegerField()
+    ran_violates = serializers.IntegerField()
+    ran_draft_wrong = serializers.IntegerField()
+    ran_fixture = serializers.IntegerField()
+    ran = serializers.IntegerField()
+    unverified = serializers.IntegerField()
+
+
+class FiguresSerializer(serializers.Serializer):
+    """SNAPSHOT-FORMAT.md's figures: samples count distinct code bodies, places count rows."""
+
+    n_places = serializers.IntegerField(help_text="Places (sample rows).")
+    n_places_pointer_only = serializers.IntegerField(help_text="Places whose code may only be pointed to.")
+    n_samples = serializers.IntegerField(help_text="Distinct code bodies.")
+    n_samples_ran = serializers.IntegerField(help_text="Bodies counted under any status but unverified.")
+    n_samples_fingerprinted = serializers.IntegerField()
+    n_papers = serializers.IntegerField()
+    n_papers_ran = serializers.IntegerField()
+    n_places_corrected = serializers.IntegerField(help_text="Places whose status a curator corrected.")
+    by_status = ByStatusSerializer(help_text="Distinct bodies per status; every status, zeros included.")
+
+
+class RepoKindFiguresSerializer(serializers.Serializer):
+    samples = serializers.IntegerField()
+    ran = serializers.IntegerField()
+    repositories = serializers.IntegerField()
+
+
+class PaperFiguresSerializer(serializers.Serializer):
+    samples = FiguresSerializer(help_text="The figures of this paper's places.")
+    summary = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Status -> distinct bodies, zero statuses left out."
+    )
+    by_repo_kind = serializers.DictField(
+        child=RepoKindFiguresSerializer(), help_text="Repository kind ('unknown' if unstated) -> figures."
+    )
+    n_pointer_only_for_licence = serializers.IntegerField()
+
+
+class SnapshotValueSerializer(serializers.Serializer):
+    snapshot = serializers.CharField(help_text="The value the snapshot states (shown before correction).")
+
+
+class PaperCorrectedSerializer(serializers.Serializer):
+    title = SnapshotValueSerializer(required=False)
+
+
+class SampleCorrectedSerializer(serializers.Serializer):
+    status = SnapshotValueSerializer(required=False)
+
+
+def _corrected(**fields) -> dict:
+    return {name: {"snapshot": snapshot} for name, (is_corrected, snapshot) in fields.items() if is_corrected}
+
+
+def _figures(serializer, obj):
+    return serializer.context["figures"][obj.pk]
+
+
+# --- Papers-with-Code shapes ----------------------------------------------------------------
+
+
+class PaperSerializer(serializers.Serializer):
+    id = serializers.CharField(source="slug", help_text="The paper's id: its slug. arXiv ids work too.")
+    arxiv_id = serializers.CharField(allow_null=True)
+    nips_id = NullString()
+    url_abs = serializers.CharField(help_text='"" when not known.')
+    url_pdf = serializers.CharField(help_text='"" when not known.')
+    title = serializers.CharField()
+    abstract = serializers.CharField(help_text='"" when not known.')
+    authors = serializers.SerializerMethodField()
+    published = serializers.DateField(source="date", allow_null=True)
+    conference = NullString()
+    conference_url_abs = NullString()
+    conference_url_pdf = NullString()
+    proceeding = serializers.SerializerMethodField(help_text="The proceeding as the archive names it.")
+    # The catalogue's own fields.
+    title_source = serializers.ChoiceField(choices=TitleSource.choices, allow_null=True)
+    month = serializers.SerializerMethodField(
+        help_text="YYYY-MM: of the date, else inferred from the arXiv id; null if neither."
+    )
+    month_inferred = serializers.BooleanField(source="month_is_inferred")
+    corrected = serializers.SerializerMethodField(
+        help_text="Fields a curator corrected, with the snapshot's value."
+    )
+
+    def get_authors(self, paper) -> list[str]:
+        return [a.name for a in paper.authors.all()]
+
+    def get_proceeding(self, paper) -> str | None:
+        return paper.proceeding or None
+
+    def get_month(self, paper) -> str | None:
+        return paper.month or None
+
+    @extend_schema_field(PaperCorrectedSerializer)
+    def get_corrected(self, paper):
+        return _corrected(title=(paper.title_corrected, paper.title_upstream))
+
+
+class PaperDetailSerializer(PaperSerializer):
+    aliases = serializers.SerializerMethodField(help_text="Every other slug this paper is found under.")
+    figures = serializers.SerializerMethodField()
+
+    def get_aliases(self, paper) -> list[str]:
+        return [s.slug for s in paper.slugs.all() if s.slug != paper.slug]
+
+    @extend_schema_field(PaperFiguresSerializer)
+    def get_figures(self, paper):
+        return PaperFiguresSerializer(self.context["paper_figures"]).data
+
+
+class RepositorySerializer(serializers.Serializer):
+    url = serializers.CharField()
+    owner = serializers.CharField()
+    name = serializers.CharField()
+    description = EmptyString()
+    stars = ZeroStars()
+    framework = serializers.CharField(help_text='As the papers\' code links state it; "" when none does.')
+    is_official = serializers.SerializerMethodField(
+        help_text="Official implementation of the paper: only in a paper's repository list."
+    )
+    host = serializers.CharField()
+    licence = serializers.CharField(source="spdx", help_text='SPDX licence id, "" when not known.')
+    reach_status = serializers.CharField()
+
+    def get_is_official(self, repo) -> bool | None:
+        return None
+
+
+class PaperRepositorySerializer(serializers.Serializer):
+    """A paper's code link, in PwC's Repository shape."""
+
+    url = serializers.CharField(source="repo.url")
+    owner = serializers.CharField(source="repo.owner")
+    name = serializers.CharField(source="repo.name")
+    description = EmptyString()
+    stars = ZeroStars()
+    framework = serializers.CharField(help_text='"" when not known.')
+    is_official = serializers.BooleanField(allow_null=True)
+    host = serializers.CharField(source="repo.host")
+    licence = serializers.CharField(source="repo.spdx")
+    reach_status = serializers.CharField(source="repo.reach_status")
+    link_url = serializers.CharField(source="repo_url", help_text="The link as the archive gives it.")
+    sub_path = serializers.CharField(help_text='Part of the repository the link points into; "" for all.')
+    mentioned_in_paper = serializers.BooleanField(allow_null=True)
+    mentioned_in_github = serializers.BooleanField(allow_null=True)
+
+
+class PaperRepoSerializer(serializers.Serializer):
+    """PwC's search result: a paper and its best repository (official first)."""
+
+    paper = PaperSerializer(source="*")
+    repository = serializers.SerializerMethodField()
+    is_official = serializers.SerializerMethodField()
+
+    def _best(self, paper):
+        links = paper.code_links.all()
+        return links[0] if links else None
+
+    @extend_schema_field(PaperRepositorySerializer(allow_null=True))
+    def get_repository(self, paper):
+        link = self._best(paper)
+        return PaperRepositorySerializer(link).data if link else None
+
+    def get_is_official(self, paper) -> bool:
+        link = self._best(paper)
+        return bool(link and link.is_official)
+
+
+class TaskSerializer(serializers.Serializer):
+    id = serializers.CharField(source="slug")
+    name = serializers.CharField()
+    description = EmptyString()
+
+
+class MethodSerializer(serializers.Serializer):
+    id = serializers.CharField(source="slug")
+    name = serializers.CharField()
+    full_name = serializers.CharField(help_text='"" when not known.')
+    description = EmptyString()
+    paper = serializers.SerializerMethodField(help_text="Id of the (first) paper that introduced the method.")
+
+    def get_paper(self, method) -> str | None:
+        papers = method.introduced_by.all()
+        return papers[0].slug if papers else None
+
+
+class EvaluationSerializer(serializers.Serializer):
+    id = serializers.CharField(source="slug", help_text="The leaderboard: <task>-on-<dataset>.")
+    task = serializers.CharField(source="task.slug")
+    dataset = serializers.CharField(source="dataset.name", help_text="The dataset's name (its id here).")
+    description = EmptyString()
+    mirror_url = NullString()
+
+
+class MetricSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    description = EmptyString()
+    is_loss = FalseFlag(
+        help_text="Not known (the archive does not say whether lower is better): always false."
+    )
+
+
+class ResultSerializer(serializers.Serializer):
+    id = serializers.SerializerMethodField(help_text="Stable id of the row within its evaluation.")
+    best_rank = serializers.IntegerField(
+        source="rank_in_archive_order", allow_null=True, help_text="Rank in the archive's order."
+    )
+    metrics = serializers.DictField(
+        child=serializers.CharField(allow_null=True), help_text="As given: '84.4%'."
+    )
+    methodology = serializers.CharField(source="model")
+    uses_additional_data = serializers.SerializerMethodField(
+        help_text="false also where the archive does not say (see uses_additional_data_stated)."
+    )
+    paper = serializers.CharField(source="paper.slug")
+    best_metric = NullString()
+    evaluated_on = serializers.SerializerMethodField(help_text="The paper's date (YYYY-MM-DD), if known.")
+    external_source_url = NullString()
+    evaluation = serializers.CharField(source="leaderboard.slug")
+    task = serializers.CharField(source="leaderboard.task.slug")
+    dataset = serializers.CharField(source="leaderboard.dataset.name")
+    rank_of = serializers.IntegerField(source="of", allow_null=True, help_text="Rows on the leaderboard.")
+    uses_additional_data_stated = serializers.BooleanField(source="uses_additional_data", allow_null=True)
+
+    def get_id(self, result) -> str:
+        return ids.result_id(result)
+
+    def get_uses_additional_data(self, result) -> bool:
+        return bool(result.uses_additional_data)
+
+    def get_evaluated_on(self, result) -> str | None:
+        return result.paper.date.isoformat() if result.paper.date else None
+
+
+# --- the catalogue's own --------------------------------------------------------------------
+
+
+class CodeEntrySerializer(serializers.Serializer):
+    id = serializers.CharField(source="slug")
+    name = serializers.CharField(
+        help_text="The routine name; same-named routines are not claimed equivalent."
+    )
+    claim = serializers.CharField()
+    figures = serializers.SerializerMethodField()
+
+    @extend_schema_field(FiguresSerializer)
+    def get_figures(self, entry):
+        return FiguresSerializer(_figures(self, entry).as_dict()).data
+
+
+class PaperRefSerializer(serializers.Serializer):
+    id = serializers.CharField(source="slug")
+    arxiv_id = serializers.CharField(allow_null=True)
+    title = serializers.CharField()
+
+
+class EntryRefSerializer(serializers.Serializer):
+    id = serializers.CharField(source="slug")
+    name = serializers.CharField()
+
+
+class RepoRefSerializer(serializers.Serializer):
+    owner = serializers.CharField()
+    name = serializers.CharField()
+    host = serializers.CharField()
+    url = serializers.CharField()
+
+
+class SampleSerializer(serializers.Serializer):
+    """A place: one code body under one routine name in one paper, maybe in a repository."""
+
+    paper = PaperRefSerializer()
+    code_entry = EntryRefSerializer(source="entry")
+    code_sha256_prefix = serializers.CharField(source="body.sha256_prefix")
+    repository = RepoRefSerializer(source="repo", allow_null=True)
+    path = serializers.CharField(help_text='"" when the place has no repository.')
+    file_url = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(
+        choices=Status.choices, help_text="'ran' never means 'correct'; ran_draft_wrong and ran_fixture "
+        "are failures of the instrument, not of the code."
+    )  # fmt: skip
+    verification_level = serializers.IntegerField()
+    contract_check = serializers.CharField(allow_null=True)
+    metamorphic_tier = serializers.CharField(allow_null=True)
+    behaviour_fingerprint = serializers.BooleanField()
+    licence = serializers.CharField(
+        allow_null=True, help_text="SPDX id, NONE or NOASSERTION; null if unknown."
+    )
+    inline_ok = serializers.BooleanField(help_text="false: the code may only be pointed to, never shown.")
+    repo_kind = serializers.ChoiceField(choices=RepoKind.choices, allow_null=True)
+    link_basis = serializers.CharField()
+    language = serializers.CharField()
+    corrected = serializers.SerializerMethodField(
+        help_text="Fields a curator corrected, with the snapshot's value."
+    )
+
+    @extend_schema_field(SampleCorrectedSerializer)
+    def get_corrected(self, sample):
+        return _corrected(status=(sample.status_corrected, sample.status_upstream))

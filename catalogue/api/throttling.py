@@ -1,0 +1,19 @@
+"""Anonymous throttling whose rate is read per request, so settings overrides take effect."""
+
+from django.conf import settings
+from rest_framework.throttling import AnonRateThrottle
+
+OFF = {"", "off", "none", "0"}
+
+
+class AnonThrottle(AnonRateThrottle):
+    """``settings.API_THROTTLE_ANON`` requests per client address ("60/minute"; "off" disables).
+
+    DRF's own classes read their rates once, at import; this one reads the setting each
+    time, which is what ``override_settings`` and an operator changing the environment need.
+    Over the rate, DRF answers 429 with ``Retry-After``.
+    """
+
+    def get_rate(self):
+        rate = getattr(settings, "API_THROTTLE_ANON", None)
+        return None if rate is None or str(rate).strip().lower() in OFF else rate

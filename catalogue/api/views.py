@@ -1,0 +1,394 @@
+"""API views: thin. Each names its read (``catalogue.queries``), its FilterSet and its shape.
+
+``cursor_ordering`` names the unique indexed column a list can be walked by in cursor mode
+(``catalogue.api.pagination``); lists without one are bounded by their parent.
+"""
+
+from functools import cached_property
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import generics
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
+
+from catalogue import queries
+from catalogue.api import filters, ids, serializers
+from catalogue.api.conditional import ConditionalGetMixin
+from catalogue.models import CodeLink, Leaderboard, Method, Paper, Repo, Result, Sample, Task
+
+
+class _Api:
+    """Shared by every view: ids and parameters holding NUL (which no database takes) are refused."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        for name, value in self.kwargs.items():
+            if "\x00" in str(value):
+                raise NotFound(f"No object {name}={value!r}.")
+        for name, values in request.query_params.lists():
+            if any("\x00" in v for v in values):
+                raise ValidationError({name: ["NUL characters are not allowed."]})
+
+
+class ListView(_Api, generics.ListAPIView):
+    cursor_ordering: str | None = None
+
+    def extra_context(self, rows) -> dict:
+        """Context computed once for a page of rows (figures), never per row."""
+        return {}
+
+    def list(self, request, *args, **kwargs):
+        queryset = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(queryset)
+        context = {**self.get_serializer_context(), **self.extra_context(page)}
+        serializer = self.get_serializer_class()(page, many=True, context=context)
+        return self.get_paginated_response(serializer.data)
+
+
+class DetailView(_Api, ConditionalGetMixin, generics.RetrieveAPIView):
+    pass
+
+
+# --- parents --------------------------------------------------------------------------------
+
+
+class _PaperChild:
+    @cached_property
+    def paper(self):
+        return queries.api_paper(self.kwargs["paper_id"])
+
+
+class _RepositoryChild:
+    @cached_property
+    def repo(self):
+        return queries.api_repository(self.kwargs["owner"], self.kwargs["name"])
+
+
+def _get(queryset, **lookup):
+    obj = queryset.filter(**lookup).first()
+    if obj is None:
+        raise Http404(f"No {queryset.model._meta.verbose_name} {next(iter(lookup.values()))!r}")
+    return obj
+
+
+class _TaskChild:
+    @cached_property
+    def task(self):
+        return _get(Task.objects.all(), slug=self.kwargs["task_id"])
+
+
+class _EvaluationChild:
+    @cached_property
+    def board(self):
+        return _get(queries.api_leaderboards(), slug=self.kwargs["evaluation_id"])
+
+
+# --- Papers-with-Code compatible ------------------------------------------------------------
+
+
+class SearchView(ListView):
+    """Full-text search over papers (the site's search), each with its best repository."""
+
+    serializer_class = serializers.PaperRepoSerializer
+    filterset_class = filters.PaperFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_search_papers()
+
+
+class PaperList(ListView):
+    serializer_class = serializers.PaperSerializer
+    filterset_class = filters.PaperFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_papers()
+
+
+class PaperDetail(DetailView):
+    """A paper by its id (slug), any old slug, or its arXiv id; with the figures of its places."""
+
+    serializer_class = serializers.PaperDetailSerializer
+
+    def get_object(self):
+        return queries.api_paper(self.kwargs["paper_id"])
+
+    def retrieve(self, request, *args, **kwargs):
+        paper = self.get_object()
+        context = {**self.get_serializer_context(), "paper_figures": queries.paper_figures(paper)}
+        return Response(self.serializer_class(paper, context=context).data)
+
+
+class PaperRepositoryList(_PaperChild, ListView):
+    """The paper's code links (the archive's), official first."""
+
+    serializer_class = serializers.PaperRepositorySerializer
+    queryset = CodeLink.objects.none()  # the model, for the schema
+    filterset_class = None
+
+    def get_queryset(self):
+        return queries.api_paper_code_links(self.paper)
+
+
+class PaperTaskList(_PaperChild, ListView):
+    serializer_class = serializers.TaskSerializer
+    queryset = Task.objects.none()  # the model, for the schema
+    filterset_class = filters.TaskFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return self.paper.tasks.order_by("slug")
+
+
+class PaperMethodList(_PaperChild, ListView):
+    serializer_class = serializers.MethodSerializer
+    queryset = Method.objects.none()  # the model, for the schema
+    filterset_class = filters.MethodFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_methods().filter(papers=self.paper)
+
+
+class PaperResultList(_PaperChild, ListView):
+    """The paper's leaderboard rows."""
+
+    serializer_class = serializers.ResultSerializer
+    queryset = Result.objects.none()  # the model, for the schema
+    filterset_class = None
+
+    def get_queryset(self):
+        return queries.api_paper_results(self.paper)
+
+
+class PaperSampleList(_PaperChild, ListView):
+    """The paper's places (code bodies under routine names), filterable as /samples/."""
+
+    serializer_class = serializers.SampleSerializer
+    queryset = Sample.objects.none()  # the model, for the schema
+    filterset_class = filters.SampleFilter
+    cursor_ordering = "id"
+
+    def get_queryset(self):
+        return queries.api_samples().filter(paper=self.paper)
+
+
+class RepositoryList(ListView):
+    serializer_class = serializers.RepositorySerializer
+    filterset_class = filters.RepositoryFilter
+    cursor_ordering = "key"
+
+    def get_queryset(self):
+        return queries.api_repositories()
+
+
+@extend_schema_view(get=extend_schema(operation_id="repositories_of_owner_list"))
+class RepositoryOwnerList(RepositoryList):
+    """Every repository of one owner (case-insensitive)."""
+
+    queryset = Repo.objects.none()  # the model, for the schema
+
+    def get_queryset(self):
+        return queries.api_repositories().filter(owner__iexact=self.kwargs["owner"])
+
+
+class RepositoryDetail(_RepositoryChild, DetailView):
+    serializer_class = serializers.RepositorySerializer
+
+    def get_object(self):
+        return self.repo
+
+
+class RepositoryPaperList(_RepositoryChild, ListView):
+    """Papers that link the repository, or have places in it."""
+
+    serializer_class = serializers.PaperSerializer
+    queryset = Paper.objects.none()  # the model, for the schema
+    filterset_class = filters.PaperFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_repository_papers(self.repo)
+
+
+class RepositorySampleList(_RepositoryChild, ListView):
+    serializer_class = serializers.SampleSerializer
+    queryset = Sample.objects.none()  # the model, for the schema
+    filterset_class = filters.SampleFilter
+    cursor_ordering = "id"
+
+    def get_queryset(self):
+        return queries.api_samples().filter(repo=self.repo)
+
+
+class TaskList(ListView):
+    serializer_class = serializers.TaskSerializer
+    filterset_class = filters.TaskFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_tasks()
+
+
+class TaskDetail(_TaskChild, DetailView):
+    serializer_class = serializers.TaskSerializer
+
+    def get_object(self):
+        return self.task
+
+
+class TaskPaperList(_TaskChild, ListView):
+    serializer_class = serializers.PaperSerializer
+    queryset = Paper.objects.none()  # the model, for the schema
+    filterset_class = filters.PaperFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_papers().filter(tasks=self.task)
+
+
+class TaskEvaluationList(_TaskChild, ListView):
+    serializer_class = serializers.EvaluationSerializer
+    queryset = Leaderboard.objects.none()  # the model, for the schema
+    filterset_class = filters.EvaluationFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_leaderboards().filter(task=self.task)
+
+
+class MethodList(ListView):
+    serializer_class = serializers.MethodSerializer
+    filterset_class = filters.MethodFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_methods()
+
+
+class MethodDetail(DetailView):
+    serializer_class = serializers.MethodSerializer
+
+    def get_object(self):
+        return _get(queries.api_methods(), slug=self.kwargs["method_id"])
+
+
+class EvaluationList(ListView):
+    """Leaderboards: one per task × dataset."""
+
+    serializer_class = serializers.EvaluationSerializer
+    filterset_class = filters.EvaluationFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.api_leaderboards()
+
+
+class EvaluationDetail(_EvaluationChild, DetailView):
+    serializer_class = serializers.EvaluationSerializer
+
+    def get_object(self):
+        return self.board
+
+
+class EvaluationMetricList(_EvaluationChild, ListView):
+    """The metrics a leaderboard's rows state (whether lower is better is not known)."""
+
+    serializer_class = serializers.MetricSerializer
+    filterset_class = None
+
+    def get_queryset(self):
+        return Leaderboard.objects.none()  # for the schema; list() reads the names
+
+    def list(self, request, *args, **kwargs):
+        metrics = [
+            {"id": i, "name": n} for i, n in ids.metric_ids(queries.api_leaderboard_metrics(self.board))
+        ]
+        page = self.paginate_queryset(metrics)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+class EvaluationMetricDetail(_EvaluationChild, DetailView):
+    serializer_class = serializers.MetricSerializer
+
+    def get_object(self):
+        for mid, name in ids.metric_ids(queries.api_leaderboard_metrics(self.board)):
+            if mid == self.kwargs["metric_id"]:
+                return {"id": mid, "name": name}
+        raise Http404(f"No metric {self.kwargs['metric_id']!r} on {self.board.slug}")
+
+
+class EvaluationResultList(_EvaluationChild, ListView):
+    serializer_class = serializers.ResultSerializer
+    queryset = Result.objects.none()  # the model, for the schema
+    filterset_class = None
+
+    def get_queryset(self):
+        return queries.api_leaderboard_results(self.board)
+
+
+class EvaluationResultDetail(_EvaluationChild, DetailView):
+    serializer_class = serializers.ResultSerializer
+
+    def get_object(self):
+        # A leaderboard holds at most a few hundred rows: find the id among them.
+        for result in queries.api_leaderboard_results(self.board):
+            if ids.result_id(result) == self.kwargs["result_id"]:
+                return result
+        raise Http404(f"No result {self.kwargs['result_id']!r} on {self.board.slug}")
+
+
+# --- the catalogue's own --------------------------------------------------------------------
+
+
+class CodeEntryList(ListView):
+    """Routine names grouped across papers, with the figures of SNAPSHOT-FORMAT.md."""
+
+    serializer_class = serializers.CodeEntrySerializer
+    filterset_class = filters.CodeEntryFilter
+    cursor_ordering = "name"
+
+    def get_queryset(self):
+        return queries.api_code_entries()
+
+    def extra_context(self, rows):
+        return {"figures": queries.code_entry_figures_for(rows)}
+
+
+class CodeEntryDetail(DetailView):
+    serializer_class = serializers.CodeEntrySerializer
+
+    def get_object(self):
+        return _get(queries.api_code_entries(), slug=self.kwargs["entry_id"])
+
+    def retrieve(self, request, *args, **kwargs):
+        entry = self.get_object()
+        context = {**self.get_serializer_context(), "figures": {entry.pk: queries.code_entry_figures(entry)}}
+        return Response(self.serializer_class(entry, context=context).data)
+
+
+class CodeEntrySampleList(ListView):
+    serializer_class = serializers.SampleSerializer
+    queryset = Sample.objects.none()  # the model, for the schema
+    filterset_class = filters.SampleFilter
+    cursor_ordering = "id"
+
+    @cached_property
+    def entry(self):
+        return _get(queries.api_code_entries(), slug=self.kwargs["entry_id"])
+
+    def get_queryset(self):
+        return queries.api_samples().filter(entry=self.entry)
+
+
+class SampleList(ListView):
+    """Places: one code body under one routine name in one paper, maybe in a repository."""
+
+    serializer_class = serializers.SampleSerializer
+    filterset_class = filters.SampleFilter
+    cursor_ordering = "id"
+
+    def get_queryset(self):
+        return queries.api_samples()
