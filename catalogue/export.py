@@ -1,0 +1,475 @@
+"""Writing the catalogue back out as snapshot documents (``manage.py dump_snapshot``).
+
+The output is what ``load_snapshot`` reads (SNAPSHOT-FORMAT.md), so loading it into an
+empty database gives the same catalogue. Three kinds of file:
+
+* ``paper/…json``: one paper document per paper that came from one, with its code links,
+  tasks, methods, results and every place a paper document described (``syntology``);
+* ``code/…json``: one code-entry document per entry that came from one, with *every* place
+  of the entry, and the entry's figures stated as ``catalogue.queries`` computes them;
+* ``alias/…json``: a minimal paper document per older slug of a paper, so that every
+  address keeps working after a reload.
+
+The loader keeps, per field, the value of the newest document. Every document written here
+states the same values for what they share (a paper's title, a place's status), so which
+one wins does not change the result, with two exceptions the ``read_at`` stamps settle: a
+paper document always calls its title the archive's, so where a title came from Syntology
+the code-entry documents that state it must be newer; and an old slug must be older than
+the current one. Ids inside the database are never written: documents name things by
+their natural keys.
+
+Curator corrections are applied and marked: documents state the corrected value (a
+paper's title, a place's status), each corrected row carries ``corrected`` with the
+snapshot's value, and each document lists its corrections under ``exported.corrected``.
+The loader reads the values but not the marks, so a reload shows the corrected values as
+the snapshot's own (a curator's history lives in this database, not in snapshots).
+"""
+
+import datetime as dt
+import gzip
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db.models import F, Prefetch
+from django.utils.text import slugify
+
+from catalogue import identities, queries
+from catalogue.models import (
+    Author,
+    CodeEntry,
+    CodeLink,
+    Dataset,
+    HarvestedRepo,
+    Method,
+    Paper,
+    PaperSlug,
+    Repo,
+    Result,
+    Sample,
+    Status,
+    Task,
+)
+
+CHUNK = 500
+DEFAULT_ABOUT = {
+    "site": "https://codewithpapers.app",
+    "licence": "CC BY-SA 4.0",
+    "licence_url": "https://creativecommons.org/licenses/by-sa/4.0/legalcode",
+    "attribution": "https://codewithpapers.app/attribution",
+    "modified": "archive material modified by Syntology; see the attribution page",
+    "non_affiliation": (
+        "Code with Papers and Syntology are not affiliated with, endorsed by, or sponsored by "
+        "Papers with Code, Meta, or the pwc-archive mirror."
+    ),
+}
+EXPORTED_BY = "codewithpapers dump_snapshot"
+
+
+class ExportError(Exception):
+    pass
+
+
+@dataclass
+class ExportResult:
+    papers: int = 0
+    code_entries: int = 0
+    aliases: int = 0
+    files: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _repo_ref(repo: Repo | None) -> str | None:
+    if repo is None:
+        return None
+    return repo.full_name if repo.host == "github.com" else repo.url
+
+
+def _reach(repo: Repo) -> dict | None:
+    reach = {k: v for k, v in (("status", repo.reach_status), ("spdx", repo.spdx)) if v}
+    return reach or None
+
+
+def _exported(corrected: list[dict], **extra) -> dict:
+    return {"by": EXPORTED_BY, "corrected": corrected, **extra}
+
+
+def _corrections(sample: Sample) -> list[dict]:
+    """The corrections shown on a place: its status, and its paper's title."""
+    out = []
+    paper = sample.paper
+    if sample.status_corrected:
+        out.append(
+            {
+                "url": f"/paper/{paper.slug}",
+                "code_sha256_prefix": sample.body.sha256_prefix,
+                "entry": sample.entry.name,
+                "field": "status",
+                "value": sample.status,
+                "snapshot": sample.status_upstream,
+            }
+        )
+    return out
+
+
+def _title_correction(paper: Paper) -> list[dict]:
+    if not paper.title_corrected:
+        return []
+    return [
+        {
+            "url": f"/paper/{paper.slug}",
+            "field": "title",
+            "value": paper.title,
+            "snapshot": paper.title_upstream,
+        }
+    ]
+
+
+def _marks(sample: Sample) -> dict:
+    marks = {}
+    if sample.status_corrected:
+        marks["status"] = {"snapshot": sample.status_upstream}
+    if sample.paper.title_corrected:
+        marks["title"] = {"snapshot": sample.paper.title_upstream}
+    return {"corrected": marks} if marks else {}
+
+
+def _place(sample: Sample) -> dict:
+    """What both views of a place state; the same in paper and code-entry documents."""
+    return {
+        "repo": _repo_ref(sample.repo),
+        "path": sample.path,
+        "file_url": sample.file_url,
+        "status": sample.status,
+        "verification_level": sample.verification_level,
+        "contract_check": sample.contract_check,
+        "metamorphic_tier": sample.metamorphic_tier,
+        "behaviour_fingerprint": sample.behaviour_fingerprint,
+        "licence": sample.licence,
+        "inline_ok": sample.inline_ok,
+        "code_sha256_prefix": sample.body.sha256_prefix,
+        "mcp_get_code": {"code_sha256": sample.body.sha256_prefix},
+    }
+
+
+class _Writer:
+    def __init__(self, target: Path, compress: bool, result: ExportResult):
+        self.target, self.compress, self.result = target, compress, result
+        self.counts: dict[str, int] = {}
+
+    def encode(self, doc: dict) -> bytes:
+        data = json.dumps(doc, ensure_ascii=False, indent=1).encode() + b"\n"
+        return gzip.compress(data, mtime=0) if self.compress else data
+
+    def write(self, kind: str, doc: dict, data: bytes | None = None) -> Path:
+        data = data if data is not None else self.encode(doc)
+        n = self.counts[kind] = self.counts.get(kind, 0) + 1
+        name = hashlib.sha256(doc["url"].encode()).hexdigest()[:16]
+        path = self.target / kind / f"{n:06d}_{name}.json{'.gz' if self.compress else ''}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        self.result.files.append(path)
+        return path
+
+
+def dump_snapshot(target: Path, *, compress: bool = False) -> ExportResult:
+    """Write the whole catalogue under ``target`` (which must not hold snapshot files)."""
+    target = Path(target)
+    if target.exists() and any(target.iterdir()):
+        raise ExportError(f"{target} is not empty: dump into a new or empty directory")
+    target.mkdir(parents=True, exist_ok=True)
+    result = ExportResult()
+    writer = _Writer(target, compress, result)
+    main_docs = _paper_documents(writer, result)
+    _code_entry_documents(writer, result)
+    _alias_documents(writer, result, main_docs)
+    return result
+
+
+# --- paper documents ------------------------------------------------------------------------
+
+
+def _papers_with_documents():
+    return (
+        Paper.objects.exclude(paper_stamp="")
+        .select_related("paper_document")
+        .prefetch_related(
+            Prefetch("authors", queryset=Author.objects.order_by("position")),
+            Prefetch("tasks", queryset=Task.objects.order_by("slug")),
+            Prefetch("methods", queryset=Method.objects.order_by("slug")),
+            Prefetch("methods_introduced", queryset=Method.objects.order_by("slug")),
+            Prefetch("datasets_introduced", queryset=Dataset.objects.order_by("name")),
+            Prefetch(
+                "code_links",
+                queryset=CodeLink.objects.select_related("repo").order_by("repo__key", "sub_path"),
+            ),
+            Prefetch(
+                "harvested_repos",
+                queryset=HarvestedRepo.objects.select_related("repo").order_by("repo__key", "sub_path"),
+            ),
+            Prefetch(
+                "results",
+                queryset=Result.objects.select_related("leaderboard__task", "leaderboard__dataset").order_by(
+                    "leaderboard__slug", "model"
+                ),
+            ),
+            Prefetch(
+                "samples",
+                queryset=Sample.objects.exclude(paper_view_stamp="")
+                .select_related("paper", "entry", "body", "repo")
+                .order_by("entry__name", "body__sha256_prefix"),
+                to_attr="paper_view_samples",
+            ),
+        )
+        .order_by("slug")
+    )
+
+
+def _chunks(queryset):
+    ids = list(queryset.values_list("id", flat=True))
+    for start in range(0, len(ids), CHUNK):
+        yield from queryset.filter(id__in=ids[start : start + CHUNK])
+
+
+def _paper_documents(writer: _Writer, result: ExportResult) -> dict[int, bytes]:
+    """Write every paper document; returns each one's bytes by paper id (aliases need them)."""
+    written = {}
+    for paper in _chunks(_papers_with_documents()):
+        doc = _paper_document(paper, result)
+        data = writer.encode(doc)
+        writer.write("paper", doc, data)
+        written[paper.id] = data
+        result.papers += 1
+    return written
+
+
+def _paper_document(paper: Paper, result: ExportResult) -> dict:
+    tasks = [{"task_slug": t.slug, "task_name": t.name} for t in paper.tasks.all()]
+    doc = {
+        "about": (paper.paper_document.about if paper.paper_document else None) or DEFAULT_ABOUT,
+        "exported": _exported(
+            _title_correction(paper) + [c for s in paper.paper_view_samples for c in _corrections(s)]
+        ),
+        "url": f"/paper/{paper.slug}",
+        # A paper document's title is always taken as the archive's; one from Syntology is
+        # stated by the (newer) code-entry documents too.
+        "title": paper.title if (paper.title or paper.title_source) else None,
+        "arxiv_id": paper.arxiv_id,
+        "date": _iso(paper.date),
+        "proceeding": paper.proceeding or None,
+        "authors": [a.name for a in paper.authors.all()],
+        "abstract": paper.abstract,
+        "url_abs": paper.url_abs or None,
+        "url_pdf": paper.url_pdf or None,
+        "source": paper.source,
+        "code_links": [
+            {
+                "repo_url": link.repo_url,
+                "is_official": link.is_official,
+                "mentioned_in_paper": link.mentioned_in_paper,
+                "mentioned_in_github": link.mentioned_in_github,
+                "framework": link.framework or None,
+                "reach": _reach(link.repo),
+            }
+            for link in paper.code_links.all()
+        ],
+        "tasks": tasks,
+        "methods": [
+            {"method_slug": m.slug, "method_name": m.name, "full_name": m.full_name or None}
+            for m in paper.methods.all()
+        ],
+        "datasets_introduced": [d.name for d in paper.datasets_introduced.all()],
+        "methods_introduced": [
+            {"slug": m.slug, "name": m.name, "full_name": m.full_name or None}
+            for m in paper.methods_introduced.all()
+        ],
+        "results": [_result(r, tasks, paper, result) for r in paper.results.all()],
+    }
+    syntology = _syntology(paper)
+    if syntology is not None:
+        doc["syntology"] = syntology
+    doc["arxiv_metadata"] = paper.arxiv_metadata
+    doc["syntology_extracted_results"] = paper.syntology_extracted_results
+    return doc
+
+
+def _result(r: Result, tasks: list[dict], paper: Paper, result: ExportResult) -> dict:
+    board = r.leaderboard
+    # The loader finds a result's task by name among the paper's tasks, else from the
+    # leaderboard's slug; say so where that would find another task.
+    by_name = {t["task_name"].strip().lower(): t["task_slug"] for t in tasks}
+    found = by_name.get(board.task.name.strip().lower())
+    if not found and "-on-" in board.slug:
+        found = board.slug.split("-on-", 1)[0]
+    if (found or slugify(board.task.name)) != board.task.slug:
+        result.warnings.append(
+            f"/paper/{paper.slug}: result {r.model!r} on {board.slug}: a reload would file it "
+            f"under task {found!r}, not {board.task.slug!r}"
+        )
+    return {
+        "leaderboard": f"/sota/{board.slug}",
+        "task": board.task.name,
+        "dataset": board.dataset.name,
+        "model": r.model,
+        "rank_in_archive_order": r.rank_in_archive_order,
+        "of": r.of,
+        "metrics": r.metrics,
+        "uses_additional_data": r.uses_additional_data,
+    }
+
+
+def _syntology(paper: Paper) -> dict | None:
+    samples = paper.paper_view_samples
+    repos = list(paper.harvested_repos.all())
+    links = paper.syntology_links or {}
+    if not (paper.syntology_read_at or paper.syntology_claim or links or repos or samples):
+        return None
+    rows = [
+        {
+            **_place(s),
+            "entry": s.entry.name,
+            "repo_kind": s.repo_kind,
+            "link_basis": s.link_basis,
+            "language": s.language,
+            **_marks(s),
+        }
+        for s in samples
+    ]
+    return {
+        **links,
+        "read_at": _iso(paper.syntology_read_at),
+        "claim": paper.syntology_claim,
+        "repos": [
+            {
+                "provenance": h.provenance,
+                "url": h.repo.url + (f"/{h.sub_path}" if h.sub_path else ""),
+                "reach": _reach(h.repo),
+            }
+            for h in repos
+        ],
+        **_stated_paper_figures(rows),
+        "samples": rows,
+    }
+
+
+def _stated_paper_figures(rows: list[dict]) -> dict:
+    """The figures a paper document states, of the places it lists (as the loader checks them)."""
+    by_status: dict[str, set] = {}
+    kinds: dict[str, dict[str, set]] = {}
+    for row in rows:
+        sha = row["code_sha256_prefix"]
+        by_status.setdefault(row["status"], set()).add(sha)
+        kind = kinds.setdefault(
+            row["repo_kind"] or "unknown", {"samples": set(), "ran": set(), "repositories": set()}
+        )
+        kind["samples"].add(sha)
+        if row["status"] != Status.UNVERIFIED:
+            kind["ran"].add(sha)
+        if row["repo"]:
+            kind["repositories"].add(identities.parse_repo(row["repo"]).key)
+    return {
+        "summary": {s.value: len(by_status[s.value]) for s in Status if by_status.get(s.value)},
+        "by_repo_kind": {k: {n: len(v) for n, v in d.items()} for k, d in kinds.items()},
+        "n_pointer_only_for_licence": len({r["code_sha256_prefix"] for r in rows if not r["inline_ok"]}),
+    }
+
+
+# --- code-entry documents -------------------------------------------------------------------
+
+
+def _code_entry_documents(writer: _Writer, result: ExportResult):
+    entries = CodeEntry.objects.exclude(document=None).select_related("document").order_by("name")
+    for entry in entries.iterator(chunk_size=CHUNK):
+        samples = list(
+            Sample.objects.filter(entry=entry)
+            .select_related("paper", "entry", "body", "repo")
+            .order_by("paper__slug", "body__sha256_prefix")
+        )
+        figures = queries.code_entry_figures(entry).as_dict()
+        figures.pop("n_places_corrected", None)  # not a figure of the snapshot format
+        titles = {s.paper_id: _title_correction(s.paper) for s in samples}
+        doc = {
+            "about": entry.document.about or DEFAULT_ABOUT,
+            "exported": _exported(
+                [c for t in titles.values() for c in t] + [c for s in samples for c in _corrections(s)]
+            ),
+            "url": f"/code/{entry.slug}",
+            "entry": entry.name,
+            "source": entry.document.source,
+            "read_at": _iso(_code_read_at(entry, samples)),
+            "claim": entry.claim,
+            **figures,
+            "samples": [
+                {
+                    "arxiv_id": s.paper.arxiv_id,
+                    "paper": f"/paper/{s.paper.slug}",
+                    "title": s.paper.title if (s.paper.title or s.paper.title_source) else None,
+                    "title_source": s.paper.title_source,
+                    "date": _iso(s.paper.date),
+                    "month_inferred_from_arxiv_id": s.paper.month if s.paper.month_is_inferred else None,
+                    **_place(s),
+                    **_marks(s),
+                }
+                for s in samples
+            ],
+        }
+        writer.write("code", doc)
+        result.code_entries += 1
+
+
+def _code_read_at(entry: CodeEntry, samples: list[Sample]) -> dt.datetime | None:
+    """The entry document's own read_at, moved past any paper document whose title it must beat."""
+    read_at = entry.document.read_at
+    for s in samples:
+        paper = s.paper
+        if paper.title_source != "archive" and paper.paper_stamp and paper.syntology_read_at:
+            needed = paper.syntology_read_at + dt.timedelta(microseconds=1)
+            if read_at is None or read_at < needed:
+                read_at = needed
+    return read_at
+
+
+# --- old slugs ------------------------------------------------------------------------------
+
+
+def _alias_documents(writer: _Writer, result: ExportResult, main_docs: dict[int, bytes]):
+    """A minimal, undated paper document per old slug: it only records the address.
+
+    Undated, it is older than anything dated. Where the paper's own document is undated
+    too, the content hash breaks the tie; a ``nonce`` makes the alias's hash the smaller.
+    """
+    old = (
+        PaperSlug.objects.select_related("paper")
+        .exclude(slug=F("paper__slug"))
+        .order_by("paper__slug", "slug")
+    )
+    for alias in old.iterator(chunk_size=CHUNK):
+        paper = alias.paper
+        if not paper.arxiv_id:
+            result.warnings.append(
+                f"/paper/{alias.slug} (old address of /paper/{paper.slug}) is not written: "
+                "a paper without an arXiv id is its slug, so a document cannot give it two"
+            )
+            continue
+        doc = {
+            "about": DEFAULT_ABOUT,
+            "exported": _exported([], alias_of=f"/paper/{paper.slug}"),
+            "url": f"/paper/{alias.slug}",
+            "arxiv_id": paper.arxiv_id,
+        }
+        data = writer.encode(doc)
+        main = main_docs.get(paper.id)
+        if main is not None and paper.syntology_read_at is None:
+            main_sha = hashlib.sha256(main).hexdigest()[:16]
+            nonce = 0
+            while hashlib.sha256(data).hexdigest()[:16] >= main_sha:
+                nonce += 1
+                doc["exported"] = _exported([], alias_of=f"/paper/{paper.slug}", nonce=nonce)
+                data = writer.encode(doc)
+        writer.write("alias", doc, data)
+        result.aliases += 1
