@@ -241,6 +241,11 @@ def test_paper_full_text_search_ranks_and_finds_authors(api, loaded_seeds):
     assert "memory" in first.title.lower()
 
 
+def test_empty_ordering_items_are_ignored(api, loaded_seeds):
+    assert ids(get(api, f"{V1}/code-entries/", ordering=",,")) == ids(get(api, f"{V1}/code-entries/"))
+    assert ids(get(api, f"{V1}/papers/", ordering=",-id,")) == ids(get(api, f"{V1}/papers/", ordering="-id"))
+
+
 def test_paper_ordering(api, loaded_seeds):
     newest = ids(get(api, f"{V1}/papers/", ordering="-published", items_per_page=50))
     dated = [p for p in newest if m.Paper.objects.get(slug=p).date]
@@ -530,6 +535,7 @@ def test_a_place_without_repository(api, db):
         ("samples/", "repository", "nobody/nothing"),
         ("samples/", "code_entry", "nothing"),
         ("samples/", "paper", "nothing"),
+        ("samples/", "paper", "100%{"),  # a "%" in a value once broke the error message (500)
         ("samples/", "cursor", "garbage"),
         ("samples/", "published_before", "yesterday"),
         (f"papers/{GPIPE}/samples/", "status", "bogus"),

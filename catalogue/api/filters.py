@@ -84,7 +84,10 @@ class LookupField(forms.CharField):
             return None
         found = self.resolve(value)
         if found is None:
-            raise ValidationError(f"No {self.what} {value[:80]!r}.")
+            # Parameters, not an f-string: a value holding "%" must not be read as a format.
+            raise ValidationError(
+                "No %(what)s %(value)s.", params={"what": self.what, "value": repr(value[:80])}
+            )
         return found
 
 
@@ -159,9 +162,8 @@ class StableOrderingFilter(df.OrderingFilter):
         super().__init__(*args, **kwargs)
 
     def filter(self, qs, value):
-        if not value:
-            return qs
-        return qs.order_by(*[self.get_ordering_value(p) for p in value], self.tiebreak)
+        fields = [self.get_ordering_value(p) for p in value or () if p]  # "a,,b" holds empty items
+        return qs.order_by(*fields, self.tiebreak) if fields else qs
 
 
 class DatasetFilter(LookupFilter):
