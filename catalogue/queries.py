@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import (
     Count,
     Exists,
@@ -25,6 +25,7 @@ from django.db.models import (
     Subquery,
     prefetch_related_objects,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
@@ -497,14 +498,17 @@ def code_entries_page(
     return page, code_entry_figures_for(page.items)
 
 
-PLACE_KEYS = [Key("paper_month", True, str), Key("id", True, int)]
+# Newest rows first, by the sample's own id: the (entry, status), body and repo indexes
+# then give a page without sorting every place (``forward`` has thousands), which an
+# order by the paper's date would need.
+PLACE_KEYS = [Key("id", True, int)]
 
 
 def places_page(
     samples: QuerySet[Sample], *, after: str | None = None, before: str | None = None
 ) -> KeysetPage:
-    """A page of places (sample rows) with their paper, repository, entry and body, newest paper first."""
-    samples = samples.select_related("paper", "repo", "entry", "body").annotate(paper_month=F("paper__month"))
+    """A page of places (sample rows) with their paper, repository, entry and body."""
+    samples = samples.select_related("paper", "repo", "entry", "body")
     return keyset_page(samples, PLACE_KEYS, after=after, before=before)
 
 
@@ -625,6 +629,18 @@ def _passes(item: SearchItem, filters: SearchFilters, *, skip: str = "") -> bool
     return not (skip != "status" and filters.status and filters.status not in item.statuses)
 
 
+def _id_list(ids) -> RawSQL:
+    """``ids`` as a subquery with one bound parameter, for ``pk__in=``.
+
+    Django prepares the values of a plain ``__in`` list one by one, which for the
+    thousand hits facets are counted over cost more than the query itself.
+    """
+    ids = [int(i) for i in ids]
+    if connection.vendor == "postgresql":
+        return RawSQL("SELECT unnest(%s::bigint[])", [ids])
+    return RawSQL("SELECT value FROM json_each(%s)", [json.dumps(ids)])
+
+
 def search_page(q: str, filters: SearchFilters, page: int = 1) -> SearchPage:
     """Ranked hits for ``q`` narrowed by ``filters``, one page of them, and facet counts.
 
@@ -641,20 +657,22 @@ def search_page(q: str, filters: SearchFilters, page: int = 1) -> SearchPage:
     if papers:
         official = CodeLink.objects.filter(paper=OuterRef("pk"), is_official=True)
         for pk, month, has_official in (
-            Paper.objects.filter(pk__in=list(papers))
+            Paper.objects.filter(pk__in=_id_list(papers))
             .annotate(o=Exists(official))
             .values_list("pk", "month", "o")
         ):
             papers[pk].year = int(month[:4]) if month[:4].isdigit() else None
             papers[pk].has_official_code = has_official
-        for paper_id, slug, name in Paper.tasks.through.objects.filter(paper_id__in=list(papers)).values_list(
-            "paper_id", "task__slug", "task__name"
-        ):
+        for paper_id, slug, name in Paper.tasks.through.objects.filter(
+            paper_id__in=_id_list(papers)
+        ).values_list("paper_id", "task__slug", "task__name"):
             papers[paper_id].tasks[slug] = name
     for field, found in (("paper_id", papers), ("entry_id", entries), ("repo_id", repos)):
         if found:
             pairs = (
-                Sample.objects.filter(**{f"{field}__in": list(found)}).values_list(field, "status").distinct()
+                Sample.objects.filter(**{f"{field}__in": _id_list(found)})
+                .values_list(field, "status")
+                .distinct()
             )
             for pk, status in pairs:
                 found[pk].statuses.add(status)
@@ -717,6 +735,22 @@ def search_page(q: str, filters: SearchFilters, page: int = 1) -> SearchPage:
         facets=facet_lists,
         entry_figures=entry_figures,
     )
+
+
+def data_version() -> str:
+    """A token that changes whenever the loader or a curator may have changed what pages show.
+
+    A successful load adds a LoadRun; a correction adds a Correction row and removing one
+    sets its ``removed_at``. One indexed query, so pages can be cached against it.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT (SELECT MAX(id) FROM catalogue_loadrun WHERE outcome = %s),"
+            " (SELECT MAX(id) FROM catalogue_correction),"
+            " (SELECT MAX(removed_at) FROM catalogue_correction)",
+            ["succeeded"],
+        )
+        return "|".join(str(value) for value in cursor.fetchone())
 
 
 # --- api ---

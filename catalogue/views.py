@@ -5,10 +5,14 @@ malformed (a bad page number, a forged cursor, a NUL byte, a huge value) into "n
 rather than an error, and looks objects up so that an unknown address is a 404.
 """
 
+import hashlib
 import re
 from dataclasses import dataclass
+from functools import wraps
 from urllib.parse import quote, urlencode
 
+from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -95,10 +99,45 @@ def _page(request, template: str, meta: Meta, **context) -> HttpResponse:
     return render(request, template, {"meta": meta, **context})
 
 
+# --- caching -----------------------------------------------------------------------------
+
+PAGE_CACHE_SECONDS = 60  # default for settings.PAGE_CACHE_SECONDS; 0 turns caching off
+
+
+def cached_page(view):
+    """Serve a page from the cache while the data it was built from is unchanged.
+
+    The key holds ``queries.data_version()`` (one cheap query), so a load or a curator's
+    correction shows at once; a change made any other way (an admin edit of a task's
+    name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
+    no CSRF token: every form is a GET), so one copy serves everyone.
+    """
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        seconds = getattr(settings, "PAGE_CACHE_SECONDS", PAGE_CACHE_SECONDS)
+        if not seconds or request.method != "GET":
+            return view(request, *args, **kwargs)
+        identity = "\0".join(
+            (queries.data_version(), request.scheme, request.get_host(), request.get_full_path())
+        )
+        key = "page:" + hashlib.sha256(identity.encode()).hexdigest()
+        if (hit := cache.get(key)) is not None:
+            content, content_type = hit
+            return HttpResponse(content, content_type=content_type)
+        response = view(request, *args, **kwargs)
+        if response.status_code == 200 and not response.streaming:
+            cache.set(key, (response.content, response["Content-Type"]), seconds)
+        return response
+
+    return wrapper
+
+
 # --- pages ----------------------------------------------------------------------------
 
 
 @require_safe
+@cached_page
 def home(request):
     counts = queries.catalogue_counts()
     figures = queries.catalogue_figures()
@@ -124,6 +163,7 @@ def home(request):
 
 
 @require_safe
+@cached_page
 def search_view(request):
     q = param(request, "q")
     filters = queries.SearchFilters(
@@ -152,6 +192,7 @@ def search_view(request):
 
 
 @require_safe
+@cached_page
 def paper_list(request):
     filters = queries.PaperFilters(
         task=param(request, "task"),
@@ -176,6 +217,7 @@ def paper_list(request):
 
 
 @require_safe
+@cached_page
 def paper_detail(request, slug: str):
     paper, current = queries.paper_by_address(slug)
     if not current:
@@ -227,6 +269,7 @@ def paper_detail(request, slug: str):
 
 
 @require_safe
+@cached_page
 def code_entry_list(request):
     q = param(request, "q")
     sort = choice_param(request, "sort", queries.EntrySort.values) or queries.EntrySort.PLACES
@@ -250,6 +293,7 @@ def code_entry_list(request):
 
 
 @require_safe
+@cached_page
 def code_entry_detail(request, slug: str):
     entry = get_object_or_404(CodeEntry, slug=slug)
     status = choice_param(request, "status", Status.values)
@@ -282,6 +326,7 @@ def code_entry_detail(request, slug: str):
 
 
 @require_safe
+@cached_page
 def code_body_detail(request, prefix: str):
     if not _SHA_PREFIX.match(prefix):
         raise Http404("A code body is named by 16 lower-case hex digits")
@@ -300,6 +345,7 @@ def code_body_detail(request, prefix: str):
 
 
 @require_safe
+@cached_page
 def repo_detail(request, owner: str, name: str):
     host = param(request, "host").lower() or DEFAULT_HOST
     if not _HOST.match(host):
@@ -333,6 +379,7 @@ def repo_detail(request, owner: str, name: str):
 
 
 @require_safe
+@cached_page
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
     results = queries.leaderboard_results(board)
@@ -379,6 +426,7 @@ def leaderboard_detail(request, slug: str):
 
 
 @require_safe
+@cached_page
 def task_detail(request, slug: str):
     task = get_object_or_404(Task, slug=slug)
     papers = queries.task_papers_page(task, after=param(request, "after"), before=param(request, "before"))
@@ -392,6 +440,7 @@ def task_detail(request, slug: str):
 
 
 @require_safe
+@cached_page
 def method_detail(request, slug: str):
     method = get_object_or_404(Method, slug=slug)
     papers = queries.method_papers_page(
@@ -419,6 +468,7 @@ def method_detail(request, slug: str):
 
 
 @require_safe
+@cached_page
 def about(request):
     meta = Meta(
         title="About and attribution",

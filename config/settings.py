@@ -141,6 +141,11 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
+# Public pages are cached against the data's version (catalogue.views.cached_page); this
+# bounds how long a change made outside the loader and the curation tools takes to show.
+# 0 turns the page cache off.
+PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "60"))
+
 # One JSON line per record on stderr (request lines carry request_id and duration_ms).
 LOGGING = {
     "version": 1,

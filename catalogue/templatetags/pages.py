@@ -5,6 +5,7 @@ from calendar import month_name
 
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
+from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 
@@ -34,13 +35,33 @@ def status_explanation(status: str) -> str:
     return f"{label} ({INSTRUMENT_NOTE})" if status in _INSTRUMENT else label
 
 
-@register.inclusion_tag("includes/status_badge.html")
-def status_badge(status: str):
-    return {
-        "status": status,
-        "explanation": status_explanation(status),
-        "instrument": status in _INSTRUMENT,
-    }
+@register.simple_tag
+def status_badge(status: str) -> SafeString:
+    """A status as a badge that explains itself (title text); instrument failures marked so.
+
+    A simple tag, not an include: a place list draws one per row.
+    """
+    instrument = status in _INSTRUMENT
+    return format_html(
+        '<span class="badge status status-{}{}" title="{}">{}{}</span>',
+        status,
+        " status-instrument" if instrument else "",
+        status_explanation(status),
+        status,
+        SafeString('<span class="visually-hidden"> (failure of the instrument, not of the code)</span>')
+        if instrument
+        else "",
+    )
+
+
+@register.filter
+def body_link(sha: str) -> SafeString:
+    """A code body's prefix, linked to every place the body appears."""
+    return format_html(
+        '<a class="mono" href="{}" title="Every place this body of code appears">{}</a>',
+        reverse("code_body", args=[sha]),
+        sha,
+    )
 
 
 @register.filter

@@ -1,0 +1,205 @@
+"""A reader's path through the site in a real Chromium, from the home page to a leaderboard.
+
+Debian's /usr/bin/chromium (scripts/system-deps.sh), driven by Playwright's sync API
+against pytest-django's live server. The screenshots it takes are the ones in
+docs/screenshots/ and the README.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+
+from tests.conftest import SEEDS, load
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    # Transactional, so the live server's thread sees the rows. serialized_rollback: a flush
+    # after this test must not re-create content types that a later serialized_rollback test
+    # (tests/test_browser_curation.py) restores, or its setup fails on a unique constraint.
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+# Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
+# around it are still synchronous, so Django's guard against ORM calls in async code is
+# told so.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_from_finders():
+    # Before the (session-wide) live server builds its handler: WhiteNoise must not need
+    # a collected STATIC_ROOT.
+    with override_settings(WHITENOISE_AUTOREFRESH=True, WHITENOISE_USE_FINDERS=True):
+        yield
+
+
+@pytest.fixture
+def seeded(live_server):
+    """The three seed documents, loaded before Playwright starts (see ``browser``)."""
+    load(*SEEDS)
+    return live_server
+
+
+@pytest.fixture
+def browser(seeded):
+    # Per test, started after the data is loaded and stopped before the database is torn
+    # down: while Playwright's loop runs, Django would hand this thread another connection
+    # object (asgiref's context-local storage), one the test database's teardown knows nothing of.
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/system-deps.sh (never `playwright install`)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Reader:
+    """A browser tab that records console errors and failed page scripts."""
+
+    def __init__(self, browser, base_url, *, color_scheme="light", width=1200):
+        self.context = browser.new_context(
+            viewport={"width": width, "height": 900}, color_scheme=color_scheme
+        )
+        self.page = self.context.new_page()
+        self.base_url = base_url
+        self.errors: list[str] = []
+        self.page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def visit(self, path):
+        response = self.page.goto(self.base_url + path)
+        assert response.status == 200, (path, response.status)
+        return self.page
+
+    def shot(self, name):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+    def close(self):
+        self.context.close()
+
+
+def text(page, selector="main"):
+    return page.locator(selector).inner_text()
+
+
+def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
+    reader = Reader(browser, live_server.url)
+    page = reader.visit("/")
+    assert page.title() == "Code with Papers · Code with Papers"
+    main = text(page)
+    assert "What the catalogue holds" in main
+    assert "Recently added papers" in main
+    assert page.locator("svg.chart-status").count() == 1
+    assert "CC BY-SA 4.0" in text(page, "footer")
+    reader.shot("home")
+
+    # Keyboard only: Tab to the search box, type, Enter.
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement && document.activeElement.id") == "site-q":
+            break
+    else:
+        pytest.fail("Tab never reached the search box")
+    page.keyboard.type("pipeline parallelism")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "/search?q=pipeline+parallelism" in page.url
+    hits = text(page, ".hits")
+    assert "GPipe: Efficient Training of Giant Neural Networks" in hits
+    assert "Counted over the best 1,000 matches" in text(page, ".facets")
+    reader.shot("search")
+
+    with page.expect_navigation():
+        page.get_by_role("link", name="GPipe: Efficient Training of Giant Neural Networks").first.click()
+    assert page.url.endswith("/paper/gpipe-efficient-training-of-giant-neural")
+    main = text(page)
+    for seen in ("Yanping Huang", "Code links", "Results", "4 of 5", "Harvested samples", "pointer only"):
+        assert seen in main, seen
+    assert page.locator('link[rel="alternate"][type="application/json"]').count() == 1
+    assert page.locator('script[type="application/ld+json"]').count() == 1
+    badge = page.locator(".badge.status-ran_draft_wrong").first
+    assert "not of the code" in badge.get_attribute("title")
+    reader.shot("paper")
+
+    with page.expect_navigation():
+        page.get_by_role("link", name="alexnet").first.click()
+    assert page.url.endswith("/code/alexnet")
+    assert "Same-named routines are not asserted to be equivalent" in text(page)
+    page = reader.visit("/code/forward-step-func")
+    main = text(page)
+    assert "forward_step_func" in main
+    assert "Places" in main
+    assert "relaxed-system-lab/flashflex" in main
+    reader.shot("code-entry")
+
+    with page.expect_navigation():
+        page.get_by_role("link", name="relaxed-system-lab/flashflex").first.click()
+    assert page.url.endswith("/repo/relaxed-system-lab/flashflex")
+    assert "Samples harvested from it" in text(page)
+    page = reader.visit("/repo/pytorch/pippy")
+    assert "GPipe" in text(page)
+    reader.shot("repository")
+
+    page = reader.visit("/paper/gpipe-efficient-training-of-giant-neural")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Image Classification on ImageNet").click()
+    assert page.url.endswith("/sota/image-classification-on-imagenet")
+    main = text(page)
+    assert "Top 1 Accuracy" in main
+    assert "higher is better" in main
+    assert page.locator("svg.chart-time").count() == 1
+    reader.shot("leaderboard")
+
+    page = reader.visit("/about")
+    assert "A failure of the instrument, not of the code" in text(page)
+    assert reader.errors == []
+    reader.close()
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_pages_read_on_a_phone_in_both_themes(live_server, browser, color_scheme):
+    reader = Reader(browser, live_server.url, color_scheme=color_scheme, width=390)
+    for path in (
+        "/",
+        "/search?q=training",
+        "/papers/",
+        "/paper/gpipe-efficient-training-of-giant-neural",
+        "/code/forward-step-func",
+        "/body/c233d4777fc58003",
+        "/repo/pytorch/pippy",
+        "/sota/image-classification-on-imagenet",
+    ):
+        page = reader.visit(path)
+        # Wide tables scroll inside their own box; the page itself never scrolls sideways.
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, (path, overflow)
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == ("rgb(255, 255, 255)" if color_scheme == "light" else "rgb(13, 17, 23)")
+    reader.visit("/paper/gpipe-efficient-training-of-giant-neural")
+    reader.shot(f"paper-phone-{color_scheme}")
+    assert reader.errors == []
+    reader.close()
+
+    if color_scheme == "dark":
+        wide = Reader(browser, live_server.url, color_scheme="dark")
+        wide.visit("/paper/gpipe-efficient-training-of-giant-neural")
+        wide.shot("paper-dark")
+        wide.visit("/")
+        wide.shot("home-dark")
+        assert wide.errors == []
+        wide.close()
