@@ -1,0 +1,156 @@
+"""Everything else the snapshots bring, read-only, with links to the rows that use it."""
+
+from django.contrib import admin
+
+from catalogue import queries
+from catalogue.admin.base import ReadOnlyAdmin, changelist_link
+from catalogue.admin.papers import figures_table
+from catalogue.models import (
+    CodeBody,
+    CodeEntry,
+    CodeLink,
+    Dataset,
+    Leaderboard,
+    LoadRun,
+    Method,
+    Repo,
+    Result,
+    Sample,
+    SourceDocument,
+    Task,
+)
+
+
+@admin.register(CodeEntry)
+class CodeEntryAdmin(ReadOnlyAdmin):
+    list_display = ["name", "slug", "samples_link"]
+    search_fields = ["name"]
+    fields = ["name", "slug", "claim", "figures", "samples_link", "document", "stamp"]
+    readonly_fields = fields
+    ordering = ["name"]
+
+    @admin.display(description="samples")
+    def samples_link(self, entry):
+        return changelist_link(Sample, "samples →", entry__id__exact=entry.pk)
+
+    @admin.display(description="figures (live, curated statuses included)")
+    def figures(self, entry):
+        return figures_table(queries.code_entry_figures(entry))
+
+
+@admin.register(CodeBody)
+class CodeBodyAdmin(ReadOnlyAdmin):
+    list_display = ["sha256_prefix", "samples_link"]
+    search_fields = ["^sha256_prefix"]
+    fields = ["sha256_prefix", "samples_link"]
+    readonly_fields = fields
+
+    @admin.display(description="samples")
+    def samples_link(self, body):
+        return changelist_link(Sample, "places →", body__id__exact=body.pk)
+
+
+@admin.register(Repo)
+class RepoAdmin(ReadOnlyAdmin):
+    list_display = ["key", "host", "owner", "name", "spdx", "reach_status", "samples_link"]
+    list_filter = ["host"]
+    search_fields = ["key", "owner", "name"]
+    search_help_text = "Repository as host/owner/name, or owner, or name (any part)."
+    fields = ["key", "host", "owner", "name", "spdx", "reach_status", "samples_link", "document", "stamp"]
+    readonly_fields = fields
+    ordering = ["key"]
+
+    @admin.display(description="samples")
+    def samples_link(self, repo):
+        return changelist_link(Sample, "samples →", repo__id__exact=repo.pk)
+
+
+@admin.register(CodeLink)
+class CodeLinkAdmin(ReadOnlyAdmin):
+    list_display = ["repo_url", "paper", "repo", "is_official", "framework"]
+    list_select_related = ["paper", "repo"]
+    list_filter = ["is_official", "mentioned_in_paper"]
+    search_fields = ["repo_url", "paper__arxiv_id"]
+    fields = [
+        "paper",
+        "repo",
+        "repo_url",
+        "sub_path",
+        "is_official",
+        "mentioned_in_paper",
+        "mentioned_in_github",
+        "framework",
+        "document",
+        "stamp",
+    ]
+    readonly_fields = fields
+
+
+@admin.register(Task)
+class TaskAdmin(ReadOnlyAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name", "slug"]
+    fields = ["name", "slug", "document", "stamp"]
+    readonly_fields = fields
+
+
+@admin.register(Method)
+class MethodAdmin(ReadOnlyAdmin):
+    list_display = ["name", "full_name", "slug"]
+    search_fields = ["name", "full_name", "slug"]
+    fields = ["name", "full_name", "slug", "document", "stamp"]
+    readonly_fields = fields
+
+
+@admin.register(Dataset)
+class DatasetAdmin(ReadOnlyAdmin):
+    list_display = ["name"]
+    search_fields = ["name"]
+    fields = ["name"]
+    readonly_fields = fields
+
+
+@admin.register(Leaderboard)
+class LeaderboardAdmin(ReadOnlyAdmin):
+    list_display = ["slug", "task", "dataset"]
+    list_select_related = ["task", "dataset"]
+    search_fields = ["slug"]
+    fields = ["slug", "task", "dataset", "document", "stamp"]
+    readonly_fields = fields
+
+
+@admin.register(Result)
+class ResultAdmin(ReadOnlyAdmin):
+    list_display = ["model", "paper", "leaderboard", "rank_in_archive_order", "of"]
+    list_select_related = ["paper", "leaderboard"]
+    search_fields = ["model", "paper__arxiv_id", "leaderboard__slug"]
+    fields = [
+        "paper",
+        "leaderboard",
+        "model",
+        "rank_in_archive_order",
+        "of",
+        "metrics",
+        "uses_additional_data",
+        "document",
+        "stamp",
+    ]
+    readonly_fields = fields
+
+
+@admin.register(SourceDocument)
+class SourceDocumentAdmin(ReadOnlyAdmin):
+    list_display = ["url", "kind", "file_name", "read_at", "last_load"]
+    list_select_related = ["last_load"]
+    list_filter = ["kind"]
+    search_fields = ["url", "file_name"]
+    fields = ["url", "kind", "file_name", "sha256", "read_at", "stamp", "last_load", "source", "about"]
+    readonly_fields = fields
+
+
+@admin.register(LoadRun)
+class LoadRunAdmin(ReadOnlyAdmin):
+    list_display = ["started_at", "finished_at", "outcome"]
+    list_filter = ["outcome"]
+    fields = ["started_at", "finished_at", "outcome", "counts", "files", "warnings", "error"]
+    readonly_fields = fields
