@@ -1,0 +1,96 @@
+"""Property tests: whatever JSON arrives, load_snapshot ends in success or a clean error.
+
+A clean error names the file (and the field, where one is to blame), never a traceback,
+and leaves the database exactly as it was.
+"""
+
+import copy
+import json
+import random
+
+import pytest
+from django.core.management.base import CommandError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import SEEDS, load
+from tests.dump import catalogue_state
+
+pytestmark = pytest.mark.django_db
+
+PROPERTY_SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=40)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
+    max_leaves=25,
+)
+
+
+def _load_and_judge(path):
+    before = catalogue_state()
+    try:
+        load(path)
+    except CommandError as error:
+        message = str(error)
+        assert message.startswith(path.name + ": "), message
+        assert "Traceback" not in message
+        assert catalogue_state() == before
+        return "rejected"
+    return "loaded"
+
+
+@PROPERTY_SETTINGS
+@given(value=json_values)
+def test_arbitrary_json_is_loaded_or_cleanly_rejected(loaded_seeds, tmp_path_factory, value):
+    path = tmp_path_factory.mktemp("any") / "doc.json"
+    path.write_text(json.dumps(value))
+    _load_and_judge(path)
+
+
+def _mutations(doc, rng: random.Random, replacement):
+    """Change one field somewhere inside ``doc``: drop it, or give it another value."""
+    target = doc
+    while True:
+        if isinstance(target, dict) and target:
+            key = rng.choice(sorted(target))
+        elif isinstance(target, list) and target:
+            key = rng.randrange(len(target))
+        else:
+            return
+        if isinstance(target[key], (dict, list)) and target[key] and rng.random() < 0.7:
+            target = target[key]
+            continue
+        if isinstance(target, dict) and rng.random() < 0.3:
+            del target[key]
+        else:
+            target[key] = replacement
+        return
+
+
+@PROPERTY_SETTINGS
+@given(
+    seed_index=st.integers(0, len(SEEDS) - 1),
+    choice_seed=st.integers(0, 2**32),
+    replacement=json_values,
+    n_changes=st.integers(1, 3),
+)
+def test_near_valid_documents_are_loaded_or_cleanly_rejected(
+    loaded_seeds, tmp_path_factory, seed_index, choice_seed, replacement, n_changes
+):
+    doc = json.loads(SEEDS[seed_index].read_text())
+    rng = random.Random(choice_seed)
+    for _ in range(n_changes):
+        _mutations(doc, rng, copy.deepcopy(replacement))
+    path = tmp_path_factory.mktemp("near") / SEEDS[seed_index].name
+    path.write_text(json.dumps(doc))
+    _load_and_judge(path)
