@@ -588,6 +588,17 @@ def test_cursor_mode_walks_the_whole_list_once(api, loaded_seeds, path):
     )
 
 
+def test_deep_pages_fetch_keys_first_and_keep_the_order(api, loaded_seeds, monkeypatch):
+    from catalogue.api import pagination
+
+    shallow = walk(api, f"{V1}/samples/", items_per_page=4)
+    monkeypatch.setattr(pagination, "DEFERRED_FROM", 4)
+    assert walk(api, f"{V1}/samples/", items_per_page=4) == shallow
+    ranked = walk(api, f"{V1}/papers/", q="training", items_per_page=2)
+    monkeypatch.setattr(pagination, "DEFERRED_FROM", 10**6)
+    assert walk(api, f"{V1}/papers/", q="training", items_per_page=2) == ranked
+
+
 def test_cursor_previous_link_goes_back(api, loaded_seeds):
     first = get(api, f"{V1}/samples/", pagination="cursor", items_per_page=5)
     second = api.get(first["next"]).json()

@@ -9,7 +9,9 @@ Full-text ``q`` is the pages' search (``catalogue.search``), ranked where no ord
 import django_filters as df
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.exceptions import ValidationError as DRFValidationError
 
@@ -181,8 +183,27 @@ def _slug_choice(model, field_name, help_text, to_field="slug"):
     )
 
 
+RANKED_LIMIT = 1000
+
+
+def _position_in(queryset, ids: list[int]) -> RawSQL:
+    """Order by place in ``ids``: one string parameter (a CASE of 1,000 arms took 0.2 s to compile)."""
+    column = f"{connection.ops.quote_name(queryset.model._meta.db_table)}.{connection.ops.quote_name('id')}"
+    find = (
+        "strpos(%s, ',' || CAST({} AS TEXT) || ',')"
+        if connection.vendor == "postgresql"
+        else ("instr(%s, ',' || {} || ',')")
+    )
+    return RawSQL(find.format(column), ["," + ",".join(map(str, ids)) + ","])
+
+
 class _FilterSet(df.FilterSet):
-    """Adds ``q``: the pages' full-text search over ``search_kind``, best first unless ordered."""
+    """Adds ``q``: the pages' full-text search over ``search_kind``, best first unless ordered.
+
+    Best first means the best ``RANKED_LIMIT`` matches, ranked by one search query (ranking
+    every match row by row cost seconds at 20,000 papers). With ``ordering=`` or in cursor
+    mode every match is listed, in that order.
+    """
 
     search_kind: str | None = None
     rank_tiebreak = "pk"
@@ -190,9 +211,10 @@ class _FilterSet(df.FilterSet):
     def search(self, queryset, name, value):
         if self.request is not None and (is_cursor_mode(self.request) or self.data.get("ordering")):
             return search.matching(queryset, value, self.search_kind)
-        return search.with_rank(queryset, value, self.search_kind).order_by(
-            "-search_rank", self.rank_tiebreak
-        )
+        best = [hit.object_id for hit in search.ranked(value, [self.search_kind], limit=RANKED_LIMIT)]
+        if not best:
+            return queryset.none()
+        return queryset.filter(pk__in=best).order_by(_position_in(queryset, best), self.rank_tiebreak)
 
 
 class SearchFilter(df.CharFilter):
@@ -202,7 +224,10 @@ class SearchFilter(df.CharFilter):
 def q_filter(what: str):
     return SearchFilter(
         method="search",
-        help_text=f"Full-text search (the site's search) over {what}; every word must match.",
+        help_text=(
+            f"Full-text search (the site's search) over {what}; every word must match. Without "
+            f"ordering, the best {RANKED_LIMIT} matches, best first; with ordering or in cursor mode, all."
+        ),
     )
 
 
