@@ -458,3 +458,8 @@ def test_reading_in_worker_processes_gives_the_same_database(db, monkeypatch, tm
     with pytest.raises(SnapshotError, match=r"bad.json: samples\[0\].arxiv_id: '1' is not an arXiv id"):
         load_paths([*SEEDS, bad], workers=2, force=True)
     assert catalogue_state() == in_process
+
+
+def test_a_method_named_twice_keeps_its_full_name(loaded_seeds):
+    gpipe = m.Method.objects.get(slug="gpipe")
+    assert (gpipe.name, gpipe.full_name) == ("GPipe", "GPipe")

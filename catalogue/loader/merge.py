@@ -231,7 +231,12 @@ def _repos() -> Counts:
 
 
 def _named(stage: str, table: str, full_name: bool) -> Counts:
-    temp_table(f"w_{stage}", winners(f"stg_{stage}", "slug", "*", order="stamp DESC, name"))
+    # One document can name a method twice (in ``methods`` and ``methods_introduced``);
+    # the mention that states a full name wins over the one that does not.
+    order = (
+        "stamp DESC, CASE WHEN full_name IS NULL THEN 1 ELSE 0 END, name" if full_name else "stamp DESC, name"
+    )
+    temp_table(f"w_{stage}", winners(f"stg_{stage}", "slug", "*", order=order))
     columns = {"name": "w.name", "document_id": "NULL"}
     if full_name:
         columns["full_name"] = "COALESCE(w.full_name, '')"
