@@ -1,0 +1,283 @@
+"""Throughput and latency of the public pages, next to Datasette on the same data and /healthz.
+
+    .venv/bin/python bench/pages_bench.py [--papers 20000] [--duration 10] [--reuse]
+
+What it does, in one run:
+1. makes (or reuses) a synthetic snapshot with bench/generate.py, and loads it with
+   ``manage.py load_snapshot`` into a fresh SQLite file (``--reuse`` keeps a loaded one);
+2. copies that file for Datasette and gives the copy an FTS table over paper titles and
+   abstracts with ``sqlite-utils enable-fts`` (Datasette's table search needs its own);
+3. serves our site with gunicorn and the copy with Datasette (its own venv,
+   bench/.venv-datasette, built here on first use: it is not a project dependency);
+4. runs wrk (2 threads, 16 connections, ``--duration`` seconds) against each URL in turn,
+   one server at a time, and writes bench/out/pages-<papers>.md and .json.
+
+The trivial view (/healthz, no database) is the ceiling of this stack; Datasette's row
+page and table search are what a reader would get from publishing the same SQLite file
+with the usual tool. Targets: every page at or above Datasette, at least half of
+/healthz, p99 under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+VENV = ROOT / ".venv" / "bin"
+DATASETTE_VENV = ROOT / "bench" / ".venv-datasette"
+OUR_PORT, DATASETTE_PORT = 8811, 8812
+SEARCH_WORDS = "language pretraining"
+
+
+def run(cmd, **kwargs):
+    print("$", " ".join(map(str, cmd)), file=sys.stderr)
+    return subprocess.run(cmd, check=True, **kwargs)
+
+
+def snapshot(papers: int) -> Path:
+    data = OUT / "data" / f"papers-{papers}-seed-0"
+    if not (data / ".complete").exists():
+        run([VENV / "python", ROOT / "bench" / "generate.py", "--papers", papers, "--out", data])
+        (data / ".complete").touch()
+    return data
+
+
+def load(data: Path, db: Path, reuse: bool) -> None:
+    if reuse and db.exists():
+        return
+    for stale in db.parent.glob(db.name + "*"):
+        stale.unlink()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
+    run([VENV / "python", ROOT / "manage.py", "migrate", "-v0"], env=env, cwd=ROOT)
+    run([VENV / "python", ROOT / "manage.py", "load_snapshot", data, "-v0"], env=env, cwd=ROOT)
+    with sqlite3.connect(db) as conn:  # one file, no WAL beside it: what gets copied and served
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("ANALYZE")
+
+
+def datasette_copy(db: Path) -> Path:
+    copy = db.with_name("datasette.db")
+    for stale in copy.parent.glob(copy.name + "*"):
+        stale.unlink()
+    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    with sqlite3.connect(copy) as conn:
+        conn.execute("PRAGMA journal_mode=DELETE")
+    run([VENV / "sqlite-utils", "enable-fts", copy, "catalogue_paper", "title", "abstract", "--fts5"])
+    return copy
+
+
+def datasette_bin() -> Path:
+    binary = DATASETTE_VENV / "bin" / "datasette"
+    if not binary.exists():
+        run([sys.executable, "-m", "venv", DATASETTE_VENV])
+        run([DATASETTE_VENV / "bin" / "pip", "install", "--quiet", "datasette"])
+    return binary
+
+
+def pick_targets(db: Path) -> dict[str, str]:
+    """Representative addresses: a paper with samples, code links and results, the busiest entry."""
+    with sqlite3.connect(db) as conn:
+        paper_id, slug, n_samples = conn.execute(
+            """SELECT p.id, p.slug, COUNT(s.id) FROM catalogue_paper p
+               JOIN catalogue_sample s ON s.paper_id = p.id
+               WHERE EXISTS (SELECT 1 FROM catalogue_result r WHERE r.paper_id = p.id)
+                 AND EXISTS (SELECT 1 FROM catalogue_codelink c WHERE c.paper_id = p.id)
+               GROUP BY p.id HAVING COUNT(s.id) BETWEEN 4 AND 10 ORDER BY p.id LIMIT 1"""
+        ).fetchone()
+        entry_slug, n_places = conn.execute(
+            """SELECT e.slug, COUNT(*) n FROM catalogue_sample s JOIN catalogue_codeentry e
+               ON e.id = s.entry_id GROUP BY e.id ORDER BY n DESC, e.id LIMIT 1"""
+        ).fetchone()
+    q = SEARCH_WORDS.replace(" ", "+")
+    return {
+        "paper_id": paper_id,
+        "paper_note": f"/paper/{slug}: {n_samples} samples, with code links and results",
+        "paper": f"/paper/{slug}",
+        "entry_note": f"/code/{entry_slug}: the busiest entry, {n_places} places (25 a page)",
+        "entry": f"/code/{entry_slug}",
+        "search": f"/search?q={q}",
+        "datasette_row": f"/datasette/catalogue_paper/{paper_id}",
+        # 20 rows a page, as our search shows (Datasette's default is 100).
+        "datasette_search": f"/datasette/catalogue_paper?_search={q}&_size=20",
+    }
+
+
+class Server:
+    def __init__(self, cmd, port, env=None, cwd=ROOT):
+        self.port = port
+        self.log = open(OUT / f"server-{port}.log", "w")  # noqa: SIM115 (closed in stop())
+        self.proc = subprocess.Popen(
+            cmd, env=env, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+    def wait(self, path):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError(f"server on {self.port} did not answer {path}; see {self.log.name}")
+
+    def stop(self):
+        os.killpg(self.proc.pid, signal.SIGTERM)  # our own process group (start_new_session)
+        self.proc.wait(timeout=30)
+        self.log.close()
+
+
+def warm(url: str, times: int = 20) -> None:
+    """A few requests first, so that every worker has its connection (and cache) ready."""
+    for _ in range(times):
+        with urllib.request.urlopen(url, timeout=60) as response:
+            response.read()
+
+
+def wrk(url: str, duration: int) -> dict:
+    out = subprocess.run(
+        ["wrk", "-t2", "-c16", f"-d{duration}s", "--timeout", "10s", "--latency", url],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])
+    percentiles = {p: _ms(v) for p, v in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", out, re.M)}
+    non_ok = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    timeouts = re.search(r"Socket errors: .*timeout (\d+)", out)
+    return {
+        "url": url,
+        "rps": rps,
+        "p50_ms": percentiles.get("50"),
+        "p99_ms": percentiles.get("99"),
+        "non_2xx": int(non_ok[1]) if non_ok else 0,
+        "timeouts": int(timeouts[1]) if timeouts else 0,
+        "raw": out,
+    }
+
+
+def _ms(value: str) -> float:
+    number, unit = re.match(r"([\d.]+)(\w+)", value).groups()
+    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", type=int, default=20000)
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default: one per CPU)")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--reuse", action="store_true", help="reuse an already loaded database")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is missing: apt-get install -y wrk")
+
+    work = OUT / "pages"
+    work.mkdir(parents=True, exist_ok=True)
+    db = work / f"catalogue-{args.papers}.sqlite3"
+    load(snapshot(args.papers), db, args.reuse)
+    targets = pick_targets(db)
+    copy = datasette_copy(db)
+
+    gunicorn = [
+        VENV / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{OUR_PORT}",
+        "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
+        "--log-level", "warning",
+    ]  # fmt: skip
+    rows = []
+    # The site as deployed (pages cached against the data version), then with the cache
+    # off: what building each page costs.
+    for label, cache_seconds in (("ours, cached", "60"), ("ours, uncached", "0")):
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{db}",
+            "CONN_MAX_AGE": "600",
+            "DEBUG": "",
+            "PAGE_CACHE_SECONDS": cache_seconds,
+        }
+        ours = Server(gunicorn, OUR_PORT, env=env)
+        try:
+            ours.wait("/healthz")
+            pages = (
+                ("healthz", "paper", "entry", "search")
+                if cache_seconds != "0"
+                else ("paper", "entry", "search")
+            )
+            for name in pages:
+                url = f"http://127.0.0.1:{OUR_PORT}" + ("/healthz" if name == "healthz" else targets[name])
+                warm(url)
+                rows.append({"server": label, "page": name, **wrk(url, args.duration)})
+        finally:
+            ours.stop()
+
+    # -i: immutable, as a published file is; Datasette's defaults otherwise.
+    datasette = Server([datasette_bin(), "serve", "-i", copy, "--port", str(DATASETTE_PORT)], DATASETTE_PORT)
+    try:
+        base = f"/{copy.stem}"
+        datasette.wait(base)
+        for name, key in (("row page", "datasette_row"), ("table search", "datasette_search")):
+            path = targets[key].replace("/datasette", base)
+            warm(f"http://127.0.0.1:{DATASETTE_PORT}{path}")
+            rows.append(
+                {
+                    "server": "Datasette",
+                    "page": name,
+                    **wrk(f"http://127.0.0.1:{DATASETTE_PORT}{path}", args.duration),
+                }
+            )
+    finally:
+        datasette.stop()
+
+    report(rows, targets, args)
+
+
+def report(rows: list[dict], targets: dict, args) -> None:
+    def rps(server, page):
+        return next(r["rps"] for r in rows if r["server"] == server and r["page"] == page)
+
+    trivial = rps("ours, cached", "healthz")
+    peer = {"paper": "row page", "entry": "row page", "search": "table search"}
+    lines = [
+        "| server | page | req/s | p50 ms | p99 ms | vs Datasette | vs /healthz | non-2xx | timeouts |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        versus = ""
+        if r["server"].startswith("ours") and r["page"] in peer:
+            versus = f"{r['rps'] / rps('Datasette', peer[r['page']]):.2f}× {peer[r['page']]}"
+        lines.append(
+            f"| {r['server']} | {r['page']} | {r['rps']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} "
+            f"| {versus} | {r['rps'] / trivial:.2f} | {r['non_2xx']} | {r['timeouts']} |"
+        )
+    notes = [
+        f"- paper: {targets['paper_note']}",
+        f"- code entry: {targets['entry_note']}",
+        f"- search: `{targets['search']}` (papers, entries and repositories, facets over the best 1,000)",
+        f"- Datasette: `{targets['datasette_row']}` and `{targets['datasette_search']}`",
+        f"- gunicorn: {args.workers} workers × {args.threads} threads (gthread), CONN_MAX_AGE=600; "
+        "Datasette: one process (`datasette serve -i`), its defaults",
+        f"- wrk: 2 threads, 16 connections, {args.duration} s; machine: {platform.platform()}, "
+        f"{os.cpu_count()} CPUs (wrk runs on the same machine)",
+    ]
+    text = "\n".join([*lines, "", *notes]) + "\n"
+    print(text)
+    (OUT / f"pages-{args.papers}.md").write_text(text)
+    (OUT / f"pages-{args.papers}.json").write_text(json.dumps({"rows": rows, "targets": targets}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
