@@ -8,7 +8,7 @@ What it does, in one run:
 2. copies that file for Datasette and gives the copy an FTS table over paper titles and
    abstracts with ``sqlite-utils enable-fts`` (Datasette's table search needs its own);
 3. serves our site with gunicorn and the copy with Datasette (its own venv,
-   bench/.venv-datasette, built here on first use: it is not a project dependency);
+   bench/out/venv-datasette, built here on first use: it is not a project dependency);
 4. runs wrk (2 threads, 16 connections, ``--duration`` seconds) against each URL in turn,
    one server at a time, and writes bench/out/pages-<papers>.md and .json.
 
@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 VENV = ROOT / ".venv" / "bin"
-DATASETTE_VENV = ROOT / "bench" / ".venv-datasette"
+DATASETTE_VENV = OUT / "venv-datasette"  # under bench/out/: git-ignored
 OUR_PORT, DATASETTE_PORT = 8811, 8812
 SEARCH_WORDS = "language pretraining"
 
