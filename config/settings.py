@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -26,8 +27,9 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", False)
-# The fallback key is only for a local checkout; production must set SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY") or "dev-only-insecure-key-set-SECRET_KEY-in-production"
+# The fallback key is only for a local checkout; production must set SECRET_KEY. Its
+# "django-insecure-" prefix makes check --deploy fail (security.W009) when production forgets.
+SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-dev-only-key-set-SECRET_KEY-in-production"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 
 INSTALLED_APPS = [
@@ -51,6 +53,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.observability.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response (the policy is SECURE_CSP, below).
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Before CommonMiddleware, so that the 400 for a disallowed Host (raised there) carries it too.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -58,7 +64,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into a 429 response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -77,6 +82,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",  # {{ csp_nonce }}
             ],
         },
     },
@@ -157,6 +163,50 @@ SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
 SESSION_COOKIE_HTTPONLY = True
+
+# --- Security headers / CSP --------------------------------------------------------------------
+# What each promise is and which test holds it: SECURITY.md.
+# The CSRF cookie is only ever read by the server (the admin's forms carry the token), so
+# JavaScript has no reason to see it.
+CSRF_COOKIE_HTTPONLY = True
+# HSTS (sent on HTTPS responses only): a year by default unless DEBUG; SECURE_HSTS_SECONDS=0
+# turns it off (e.g. while first trying HTTPS out on a new domain).
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (0 if DEBUG else 31_536_000))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+# Preloading is an opt-in for the whole registered domain that is slow to undo, so it is the
+# operator's decision, not a default: check --deploy's W021 is silenced only while it is off.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# The TLS-terminating proxy in front of gunicorn redirects http:// to https://. Django sees only
+# the proxy's plain HTTP and cannot tell the two apart unless the proxy sets a header it also
+# strips from clients (SECURE_PROXY_SSL_HEADER_NAME, e.g. HTTP_X_FORWARDED_PROTO). With both set,
+# Django redirects itself and check --deploy's W008 is no longer silenced.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+if os.environ.get("SECURE_PROXY_SSL_HEADER_NAME"):
+    SECURE_PROXY_SSL_HEADER = (os.environ["SECURE_PROXY_SSL_HEADER_NAME"], "https")
+SILENCED_SYSTEM_CHECKS = [
+    *([] if SECURE_SSL_REDIRECT else ["security.W008"]),
+    *([] if SECURE_HSTS_PRELOAD or not SECURE_HSTS_SECONDS else ["security.W021"]),
+]
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Django's own CSP (django.middleware.csp). Nothing inline runs without the per-response nonce
+# ({{ csp_nonce }}); the public pages need none (their only inline script is JSON-LD, a data
+# block that CSP does not govern, and they are cached whole, so they must never carry a nonce).
+SECURE_CSP = {
+    "default-src": [CSP.NONE],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "manifest-src": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

@@ -15,3 +15,9 @@ urlpatterns = [
     path("api/", include("catalogue.api.urls")),
     path("", include("catalogue.urls")),
 ]
+
+# JSON errors under /api/, the site's error pages elsewhere (config/errors.py).
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

@@ -4,8 +4,11 @@ Paths under v1/ follow the Papers-with-Code API v1 (trailing slashes included) s
 clients and scripts work unchanged; ``repositories/<owner>`` is PwC's one path without.
 """
 
+from functools import wraps
+
+from django.conf import settings
 from django.urls import include, path, register_converter
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from catalogue.api import views
 
@@ -25,6 +28,36 @@ class PaperIdConverter:
 
 
 register_converter(PaperIdConverter, "paper_id")
+
+# Redoc's bundle adds two <style> elements as it loads, before any nonce can reach it (an empty
+# one and its own fixed rules): they are allowed by hash, on this page only. Its search index
+# runs in a Worker made from a blob: address, and its sidebar shows Redocly's logo from their CDN
+# (hard-coded, no option turns it off): that one image address is allowed, nothing else of
+# theirs (Referrer-Policy same-origin: the request carries no page address). Scripts stay
+# nonce-only. A new drf-spectacular-sidecar that changes these fails tests/test_csp_browser.py.
+REDOC_STYLE_HASHES = [
+    "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+    "'sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc='",
+]
+
+
+def redoc_policy(view):
+    """The site's policy plus what Redoc's bundle needs (read per response, not at import)."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        policy = settings.SECURE_CSP
+        response._csp_config = {  # what django.views.decorators.csp.csp_override sets
+            **policy,
+            "style-src": [*policy["style-src"], *REDOC_STYLE_HASHES],
+            "worker-src": ["'self'", "blob:"],
+            "img-src": [*policy["img-src"], "https://cdn.redoc.ly/redoc/logo-mini.svg"],
+        }
+        return response
+
+    return wrapper
+
 
 v1 = [
     path("search/", views.SearchView.as_view(), name="search"),
@@ -93,6 +126,20 @@ v1 = [
 
 urlpatterns = [
     path("v1/", include(v1)),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # Both docs pages run under the site's Content-Security-Policy: the split view serves Swagger
+    # UI's start-up script from its own address (?script=), and the templates nonce what is inline.
+    path(
+        "docs/",
+        SpectacularSwaggerSplitView.as_view(
+            url_name="api:schema",
+            template_name="api/swagger_ui.html",
+            template_name_js="api/swagger_ui.js",
+        ),
+        name="docs",
+    ),
+    path(
+        "redoc/",
+        redoc_policy(SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html")),
+        name="redoc",
+    ),
 ]

@@ -1,0 +1,158 @@
+"""In a real Chromium, the Content-Security-Policy blocks nothing the site itself serves.
+
+Every public page, the API docs and the curator admin (login, index, lists, change forms)
+are visited with the policy enforced; the test fails on any ``securitypolicyviolation``
+event and any console error (Chromium logs a refused script, style or image there too).
+It pairs with tests/test_security.py, which checks the policy itself is strict: together
+they say the policy is strict *and* the site works under it.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from catalogue.models import Paper, Sample
+from tests.admin_client import make_curator
+from tests.conftest import SEEDS, load
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    # Transactional, so the live server's thread sees the rows; serialized_rollback as in
+    # tests/test_browser.py (a later test restores content types and the Curators group).
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+PUBLIC_PAGES = [
+    "/",
+    "/search?q=training",
+    "/papers/",
+    "/paper/gpipe-efficient-training-of-giant-neural",
+    "/code/",
+    "/code/forward-step-func",
+    "/body/c233d4777fc58003",
+    "/repo/pytorch/pippy",
+    "/sota/image-classification-on-imagenet",
+    "/task/image-classification",
+    "/method/gpipe",
+    "/about",
+    "/api/docs/",
+    "/api/redoc/",
+]
+# Violations are recorded in the page as they happen; the test reads them after each visit.
+LISTEN = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} `
+    + `at ${e.sourceFile}:${e.lineNumber} ${e.sample}`);
+});
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _static_from_finders():
+    with override_settings(WHITENOISE_AUTOREFRESH=True, WHITENOISE_USE_FINDERS=True):
+        yield
+
+
+@pytest.fixture
+def site(live_server):
+    load(*SEEDS)  # before Playwright starts (see tests/test_browser.py)
+    make_curator("cora")
+    return live_server
+
+
+@pytest.fixture
+def tab(site):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/system-deps.sh (never `playwright install`)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = chromium.new_context()
+        context.add_init_script(LISTEN)
+        page = context.new_page()
+        page.problems = []
+        page.on("console", lambda msg: msg.type == "error" and page.problems.append(msg.text))
+        # A failed load is named by its address (the console message above does not name it).
+        # /favicon.ico is asked for by Chromium itself on pages that name no icon (the admin).
+        page.on(
+            "response",
+            lambda r: (
+                r.status >= 400
+                and not r.request.is_navigation_request()
+                and not r.url.endswith("/favicon.ico")
+                and page.problems.append(f"{r.status} {r.url}")
+            ),
+        )
+        page.on("pageerror", lambda exc: page.problems.append(str(exc)))
+        yield page
+        chromium.close()
+
+
+def visit(page, url: str, *, status: int = 200) -> list[str]:
+    """Open ``url``, let its scripts settle, and return what the policy blocked or broke."""
+    response = page.goto(url)
+    assert response.status == status, (url, response.status)
+    assert "Content-Security-Policy" in {h.title() for h in response.headers}, url
+    page.wait_for_load_state("networkidle")
+    failed_loads = "Failed to load resource"  # counted by address, through the "response" event
+    found = page.evaluate("window.__cspViolations") + [
+        p for p in page.problems if not p.startswith(failed_loads)
+    ]
+    page.problems.clear()
+    return found
+
+
+def test_public_pages_and_api_docs_break_no_rule_of_the_policy(site, tab):
+    problems = {}
+    for path in PUBLIC_PAGES:
+        if found := visit(tab, site.url + path):
+            problems[path] = found
+    assert visit(tab, site.url + "/no/such/page", status=404) == []
+    # The docs really ran under the policy: Swagger UI and Redoc drew the API.
+    tab.goto(site.url + "/api/docs/")
+    tab.wait_for_selector(".swagger-ui .opblock", timeout=15_000)
+    tab.goto(site.url + "/api/redoc/")
+    tab.wait_for_selector("[data-section-id]", timeout=15_000)
+    assert problems == {}
+
+
+def test_the_admin_breaks_no_rule_of_the_policy(site, tab):
+    problems = {}
+    found = visit(tab, site.url + reverse("admin:login"))
+    tab.fill("#id_username", "cora")
+    tab.fill("#id_password", "cora-curates-papers-2026")
+    with tab.expect_navigation():
+        tab.click("input[type=submit]")
+    assert tab.url.endswith(reverse("admin:index")), tab.url
+    if found:
+        problems["login"] = found
+    paper = Paper.objects.get(arxiv_id="1811.06965")
+    sample = Sample.objects.filter(paper=paper).first()
+    for url in (
+        reverse("admin:index"),
+        reverse("admin:catalogue_paper_changelist"),
+        reverse("admin:catalogue_paper_changelist") + "?q=gpipe",
+        reverse("admin:catalogue_paper_change", args=[paper.pk]),
+        reverse("admin:catalogue_sample_changelist"),
+        reverse("admin:catalogue_sample_change", args=[sample.pk]),
+        reverse("admin:catalogue_correction_changelist"),
+    ):
+        if found := visit(tab, site.url + url):
+            problems[url] = found
+    assert problems == {}
