@@ -7,10 +7,10 @@ It pairs with tests/test_security.py, which checks the policy itself is strict: 
 they say the policy is strict *and* the site works under it.
 """
 
-import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 from django.test import override_settings
 from django.urls import reverse
 
@@ -34,7 +34,6 @@ ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
 ]
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 PUBLIC_PAGES = [
     "/",
@@ -76,9 +75,11 @@ def site(live_server):
 
 
 @pytest.fixture
-def tab(site):
+def tab(site, monkeypatch):
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/system-deps.sh (never `playwright install`)")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made here stay sync.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -102,6 +103,9 @@ def tab(site):
         page.on("pageerror", lambda exc: page.problems.append(str(exc)))
         yield page
         chromium.close()
+    # ORM calls made while Playwright's loop ran got a connection of their own (PostgreSQL),
+    # which would outlive the test and block the test database's removal.
+    connections.close_all()
 
 
 def visit(page, url: str, *, status: int = 200) -> list[str]:
