@@ -1,6 +1,7 @@
 # Code with Papers: make run | make test | make lint | make clean
 #
 #   make run                  set up, load fixtures/ into SQLite, serve http://127.0.0.1:8000/
+#   make serve                the production stack: migrate, collectstatic, redis, gunicorn (scripts/serve.sh)
 #   make test                 whole suite on SQLite, then on a throwaway PostgreSQL
 #   make test PYTEST_ARGS='-m "not browser" -x'    pass arguments to both pytest runs
 #
@@ -26,10 +27,12 @@ ifneq ($(VENV_OK),True)
 .PHONY: $(STAMP)
 endif
 
-.PHONY: help run test test-sqlite test-postgres venv system-deps lint format clean
+.PHONY: help run serve test test-sqlite test-postgres venv system-deps lint format clean
 
 help:
 	@echo "make run     set up and serve on SQLite with fixtures/ loaded: http://127.0.0.1:8000/"
+	@echo "make serve   production stack on loopback: migrate, collectstatic, redis-server, gunicorn"
+	@echo "             (env: DATABASE_URL, CACHE_URL, PORT, WEB_CONCURRENCY, LOAD_SNAPSHOT; see README)"
 	@echo "make test    set up and run the whole suite on SQLite, then on a throwaway PostgreSQL"
 	@echo "             (PYTEST_ARGS='...' is passed to pytest)"
 	@echo "make lint    ruff check + ruff format --check"
@@ -78,6 +81,10 @@ run: venv
 	@env -u DATABASE_URL $(PY) manage.py collectstatic --noinput -v 0
 	@echo "==> serving http://127.0.0.1:8000/ (Ctrl-C stops)"
 	@env -u DATABASE_URL $(PY) manage.py runserver 127.0.0.1:8000
+
+# Production on this machine: everything from the environment (README "Running in production").
+serve: venv
+	@bash scripts/serve.sh
 
 # pytest exits 5 when it collects no test. That is a failure for the whole suite (it always
 # holds tests/test_database_backend.py), but fine when PYTEST_ARGS narrowed the run down.

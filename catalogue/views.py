@@ -5,20 +5,17 @@ malformed (a bad page number, a forged cursor, a NUL byte, a huge value) into "n
 rather than an error, and looks objects up so that an unknown address is a 404.
 """
 
-import hashlib
 import re
 from dataclasses import dataclass
 from functools import wraps
 from urllib.parse import quote, urlencode
 
-from django.conf import settings
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import charts, metrics, queries
+from catalogue import caching, charts, metrics, queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
 
 MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
@@ -101,34 +98,25 @@ def _page(request, template: str, meta: Meta, **context) -> HttpResponse:
 
 # --- caching -----------------------------------------------------------------------------
 
-PAGE_CACHE_SECONDS = 60  # default for settings.PAGE_CACHE_SECONDS; 0 turns caching off
-
 
 def cached_page(view):
-    """Serve a page from the cache while the data it was built from is unchanged.
+    """Serve a page from the shared response cache while the data it was built from is unchanged.
 
     The key holds ``queries.data_version()`` (one cheap query), so a load or a curator's
     correction shows at once; a change made any other way (an admin edit of a task's
     name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
-    no CSRF token: every form is a GET), so one copy serves everyone.
+    no CSRF token: every form is a GET), so one copy serves everyone. The cache itself, and
+    the ETag / Last-Modified / Cache-Control it sends, are ``catalogue.caching``'s (the API's too).
     """
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        seconds = getattr(settings, "PAGE_CACHE_SECONDS", PAGE_CACHE_SECONDS)
-        if not seconds or request.method != "GET":
+        if not caching.lifetime() or request.method != "GET":
             return view(request, *args, **kwargs)
-        identity = "\0".join(
-            (queries.data_version(), request.scheme, request.get_host(), request.get_full_path())
-        )
-        key = "page:" + hashlib.sha256(identity.encode()).hexdigest()
-        if (hit := cache.get(key)) is not None:
-            content, content_type = hit
-            return HttpResponse(content, content_type=content_type)
-        response = view(request, *args, **kwargs)
-        if response.status_code == 200 and not response.streaming:
-            cache.set(key, (response.content, response["Content-Type"]), seconds)
-        return response
+        key, copy = caching.lookup(request, "page")
+        if copy is not None:
+            return caching.respond(request, copy)
+        return caching.store(request, key, view(request, *args, **kwargs))
 
     return wrapper
 

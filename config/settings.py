@@ -6,6 +6,7 @@ DEBUG off and a development secret key. Production sets at least ``SECRET_KEY``,
 """
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -216,11 +217,31 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production serves hashed, compressed copies (WhiteNoise gives them far-future Cache-Control:
+# a changed file gets a new name). That needs `collectstatic` first, which the test suite does
+# not run, so under pytest / `manage.py test` the plain storage is the default. STATIC_MANIFEST
+# overrides either way; scripts/serve.sh sets it on.
+TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
+STATIC_MANIFEST = env_bool("STATIC_MANIFEST", not TESTING)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
 # Public pages are cached against the data's version (catalogue.views.cached_page); this
 # bounds how long a change made outside the loader and the curation tools takes to show.
 # 0 turns the page cache off.
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "60"))
+# What a browser (max-age) and a CDN or proxy (s-maxage) may reuse without asking again, on
+# anonymous pages and API responses (catalogue.caching). Each is clamped to 0..3600 s: after a
+# load or a correction, a reader behind a CDN sees the change at most max(both) seconds late,
+# and revalidates cheaply with ETag / Last-Modified. Our own cache shows it at once.
+HTTP_MAX_AGE = max(0, min(3600, int(os.environ.get("HTTP_MAX_AGE", "60"))))
+HTTP_S_MAXAGE = max(0, min(3600, int(os.environ.get("HTTP_S_MAXAGE", "300"))))
 
 # One JSON line per record on stderr (request lines carry request_id and duration_ms).
 LOGGING = {

@@ -5,12 +5,13 @@
 #   chromium                real browser for the `browser` tests (Playwright drives /usr/bin/chromium)
 #   chromium-driver         /usr/bin/chromedriver, matching that Chromium
 #   fonts-liberation        so pages render real text in headless Chromium
+#   redis-server            the shared cache (CACHE_URL) for `make serve` and the scale-out test
 #
 # Idempotent and fast when everything is there: apt is not touched at all then.
 # Installing needs root (as on CI); otherwise it says what to install and fails.
 set -euo pipefail
 
-PACKAGES=(postgresql chromium chromium-driver fonts-liberation)
+PACKAGES=(postgresql chromium chromium-driver fonts-liberation redis-server)
 
 installed() {
     dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed

@@ -36,3 +36,15 @@ def load(*paths, **options):
 @pytest.fixture
 def loaded_seeds(db):
     load(*SEEDS)
+
+
+@pytest.fixture(autouse=True)
+def _response_cache_off(settings):
+    # Pages and API answers are cached against queries.data_version() (catalogue.caching), which
+    # only a load or a correction moves; tests that change rows directly would read old copies.
+    # So the cache is off unless a test turns it on (tests/test_caching.py), and it starts empty:
+    # rolled-back tests can reach the same version with other rows (SQLite reuses ids).
+    from django.core.cache import cache
+
+    settings.PAGE_CACHE_SECONDS = 0
+    cache.clear()

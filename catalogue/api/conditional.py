@@ -1,8 +1,10 @@
-"""ETag and conditional GET for detail resources."""
+"""ETag and conditional GET for detail resources; the shared response cache for every resource."""
 
 from functools import partial
 
 from django.middleware.http import ConditionalGetMiddleware
+
+from catalogue import caching
 
 _conditional = ConditionalGetMiddleware(get_response=lambda request: None)  # only process_response is used
 
@@ -20,6 +22,27 @@ class ConditionalGetMixin:
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
-        if request.method == "GET" and response.status_code == 200:
+        # A copy from the response cache (a plain HttpResponse) has its validators already.
+        if request.method == "GET" and response.status_code == 200 and hasattr(response, "render"):
             response.add_post_render_callback(partial(_after_render, request._request))
+        return response
+
+
+class CachedResponseMixin:
+    """Every list and detail: served from the shared response cache at the data's version.
+
+    The same cache and key scheme as the pages (``catalogue.caching``): a load or a correction
+    changes ``queries.data_version()`` and so every key. Runs as the handler, after DRF's
+    throttling, so a cached answer still counts against a client's rate.
+    """
+
+    def get(self, request, *args, **kwargs):
+        if not caching.lifetime():
+            return super().get(request, *args, **kwargs)
+        key, copy = caching.lookup(request._request, "api")
+        if copy is not None:
+            return caching.respond(request._request, copy)
+        response = super().get(request, *args, **kwargs)
+        # Stored once rendered (DRF renders after this returns); only 200s are kept.
+        response.add_post_render_callback(partial(caching.store, request._request, key))
         return response

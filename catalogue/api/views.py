@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from catalogue import queries
 from catalogue.api import filters, ids, serializers
-from catalogue.api.conditional import ConditionalGetMixin
+from catalogue.api.conditional import CachedResponseMixin, ConditionalGetMixin
 from catalogue.models import CodeLink, Leaderboard, Method, Paper, Repo, Result, Sample, Task
 
 
@@ -31,7 +31,7 @@ class _Api:
                 raise ValidationError({name: ["NUL characters are not allowed."]})
 
 
-class ListView(_Api, generics.ListAPIView):
+class ListView(_Api, CachedResponseMixin, generics.ListAPIView):
     cursor_ordering: str | None = None
 
     def extra_context(self, rows) -> dict:
@@ -46,7 +46,7 @@ class ListView(_Api, generics.ListAPIView):
         return self.get_paginated_response(serializer.data)
 
 
-class DetailView(_Api, ConditionalGetMixin, generics.RetrieveAPIView):
+class DetailView(_Api, CachedResponseMixin, ConditionalGetMixin, generics.RetrieveAPIView):
     pass
 
 

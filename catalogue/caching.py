@@ -1,0 +1,94 @@
+"""One response cache for the public pages and the JSON API, keyed on the data's version.
+
+A cached response is stored under ``queries.data_version()`` (one indexed query), the scheme,
+the host and the full path. A finished ``load_snapshot`` or a curator's correction changes
+that version, so every entry built before it is never read again and the next request
+builds afresh: no list of keys to delete, and the same in every process when ``CACHES``
+points at a shared cache (``CACHE_URL=redis://…``). A change made any other way (an admin
+edit of a task's name) shows within ``PAGE_CACHE_SECONDS``, the entries' lifetime.
+
+What goes to clients, on every cacheable 200: a strong ``ETag`` (a hash of the body),
+``Last-Modified`` (when this copy was built: never earlier than the change it shows), and
+``Cache-Control: public, max-age=HTTP_MAX_AGE, s-maxage=HTTP_S_MAXAGE`` (both clamped to an
+hour in settings) so a browser or CDN may reuse it for that long and then revalidate with
+``If-None-Match`` / ``If-Modified-Since``, which is answered 304 from the cache.
+
+The version is read *before* the response is built: a load committing meanwhile can then
+only put new content under the old, dead key, never old content under the new one.
+"""
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import http_date
+
+from catalogue import queries
+
+# Headers a view sets that belong to the stored copy. Everything else (cookies, CSP, request
+# ids, CORS, DRF's Allow/Vary) is added again around the copy on every request.
+_KEPT_HEADERS = ("Content-Type", "Content-Language", "Link")
+
+
+@dataclass(frozen=True)
+class Copy:
+    content: bytes
+    headers: tuple[tuple[str, str], ...]
+    etag: str
+    last_modified: float  # seconds since the epoch
+
+
+def lifetime() -> int:
+    """How long entries live in our cache; 0 turns the cache (and its headers) off."""
+    return settings.PAGE_CACHE_SECONDS
+
+
+def key_for(request: HttpRequest, namespace: str) -> str:
+    identity = "\0".join(
+        (queries.data_version(), request.scheme, request.get_host(), request.get_full_path())
+    )
+    return f"{namespace}:" + hashlib.sha256(identity.encode()).hexdigest()
+
+
+def lookup(request: HttpRequest, namespace: str) -> tuple[str, Copy | None]:
+    """The key for this request at the data's current version, and the copy stored there."""
+    key = key_for(request, namespace)
+    return key, cache.get(key)
+
+
+def respond(request: HttpRequest, copy: Copy) -> HttpResponse:
+    """The stored copy as a response: 304 when the client's own copy is this one."""
+    response = HttpResponse(copy.content)
+    for name, value in copy.headers:
+        response[name] = value
+    _add_validators(response, copy)
+    return get_conditional_response(
+        request, etag=copy.etag, last_modified=int(copy.last_modified), response=response
+    )
+
+
+def store(request: HttpRequest, key: str, response: HttpResponse) -> HttpResponse:
+    """Keep a rendered 200 under ``key`` and give it its validators; may answer 304."""
+    if response.status_code != 200 or response.streaming or response.has_header("Set-Cookie"):
+        return response
+    copy = Copy(
+        content=response.content,
+        headers=tuple((name, response[name]) for name in _KEPT_HEADERS if response.has_header(name)),
+        etag='"' + hashlib.sha256(response.content).hexdigest()[:32] + '"',
+        last_modified=float(int(time.time())),  # after the build: never before what it shows
+    )
+    cache.set(key, copy, lifetime())
+    _add_validators(response, copy)
+    return get_conditional_response(
+        request, etag=copy.etag, last_modified=int(copy.last_modified), response=response
+    )
+
+
+def _add_validators(response: HttpResponse, copy: Copy) -> None:
+    response["ETag"] = copy.etag
+    response["Last-Modified"] = http_date(copy.last_modified)
+    patch_cache_control(response, public=True, max_age=settings.HTTP_MAX_AGE, s_maxage=settings.HTTP_S_MAXAGE)
