@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from catalogue import curation, queries
 from catalogue.admin import roles
-from catalogue.models import CodeEntry, Correction, Paper, Sample
+from catalogue.models import CodeEntry, CodeLink, Correction, Paper, Sample
 from tests import factories
 from tests.admin_client import form_data, make_curator
 from tests.conftest import SEEDS, load
@@ -544,3 +544,27 @@ def test_lists_never_count_the_whole_table_besides_the_page_count(loaded_seeds, 
     counts = [q["sql"] for q in run.captured_queries if "COUNT(" in q["sql"].upper()]
     assert len(counts) == 1  # the filtered list's own count; no unfiltered full count beside it
     assert "WHERE" in counts[0].upper()
+
+
+def test_a_paper_page_costs_the_same_queries_with_many_rows_and_caps_its_inlines(curator, client):
+    def paper_with(n):
+        paper = factories.make_paper()
+        repo = factories.make_repo()
+        for _ in range(n):
+            factories.make_sample(paper=paper, repo=repo, status_upstream="unverified")
+            other = factories.make_repo()
+            CodeLink.objects.create(
+                paper=paper, repo=other, repo_url=f"https://github.com/{other.key}", stamp="s"
+            )
+        return paper
+
+    small, large = paper_with(3), paper_with(35)
+    client.get(change_url(small))
+    assert _count_queries(client, change_url(small)) == _count_queries(client, change_url(large))
+    page = client.get(change_url(large))
+    shown = {f.opts.model: len(f.formset.forms) for f in page.context["inline_admin_formsets"]}
+    assert (shown[Sample], shown[CodeLink]) == (30, 30)
+    html = page.content.decode()
+    assert "35 samples →" in html
+    assert "35 code links →" in html
+    assert reverse("admin:catalogue_codelink_changelist") + f"?paper__id__exact={large.pk}" in html

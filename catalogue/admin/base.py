@@ -2,6 +2,7 @@
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
@@ -35,9 +36,26 @@ class ReadOnlyAdmin(HarvestedAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
-    """Related harvested rows on their parent's page, read-only for everyone."""
+class CappedInlineFormSet(BaseInlineFormSet):
+    """An inline formset showing at most ``cap`` rows (the first, in the inline's order).
 
+    A paper can have hundreds of code links; the admin renders every inline row, so its
+    page would grow without bound. The parent's page links to the full, paginated lists.
+    """
+
+    cap = 30
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            ids = list(self.queryset.values_list("pk", flat=True)[: self.cap])
+            self.queryset = self.queryset.filter(pk__in=ids)
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Related harvested rows on their parent's page, read-only for everyone (at most 30)."""
+
+    formset = CappedInlineFormSet
     extra = 0
     can_delete = False
     show_change_link = False  # where a row is worth opening, a column links to it

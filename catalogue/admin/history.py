@@ -1,6 +1,7 @@
 """A row's correction history, read-only on its change page."""
 
 from django.contrib import admin
+from django.forms.models import BaseInlineFormSet
 
 from catalogue.admin.base import ReadOnlyInline
 from catalogue.models import Correction
@@ -10,6 +11,7 @@ class CorrectionHistoryInline(ReadOnlyInline):
     """Every correction of the row, newest first: who, when, from what to what, and why."""
 
     model = Correction
+    formset = BaseInlineFormSet  # the whole history, however long
     fields = ["created_at", "created_by", "previous_value", "value", "upstream_value", "reason", "state"]
     readonly_fields = fields
     ordering = ["-created_at", "-id"]

@@ -22,7 +22,9 @@ class SampleInline(ReadOnlyInline):
         return admin_link(sample, "open")
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("entry", "body", "repo").order_by("entry__name")
+        # paper too: a row's label (Sample.__str__) names it.
+        related = super().get_queryset(request).select_related("paper", "entry", "body", "repo")
+        return related.order_by("entry__name", "pk")
 
 
 class ResultInline(ReadOnlyInline):
@@ -31,7 +33,7 @@ class ResultInline(ReadOnlyInline):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("leaderboard")
+        return super().get_queryset(request).select_related("leaderboard").order_by("leaderboard__slug", "pk")
 
 
 class CodeLinkInline(ReadOnlyInline):
@@ -40,7 +42,7 @@ class CodeLinkInline(ReadOnlyInline):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("repo")
+        return super().get_queryset(request).select_related("repo").order_by("-is_official", "repo_url", "pk")
 
 
 class TitleHistoryInline(CorrectionHistoryInline):
@@ -60,7 +62,7 @@ class PaperAdmin(CuratedAdmin):
     inlines = [TitleHistoryInline, SampleInline, ResultInline, CodeLinkInline]
     fieldsets = [
         ("Title", {"fields": ["title", "title_upstream", "title_corrected", "title_source"]}),
-        ("Identity", {"fields": ["arxiv_id", "slug", "other_slugs"]}),
+        ("Identity", {"fields": ["arxiv_id", "slug", "other_slugs", "related_lists"]}),
         (
             "Publication",
             {"fields": ["date", "month", "proceeding", "author_names", "abstract", "url_abs", "url_pdf"]},
@@ -108,6 +110,21 @@ class PaperAdmin(CuratedAdmin):
     @admin.display(description="samples")
     def samples_link(self, paper):
         return changelist_link(Sample, "samples →", paper__id__exact=paper.pk)
+
+    @admin.display(description="all related rows")
+    def related_lists(self, paper):
+        """Links to the full lists (the inlines below show at most 30 rows each)."""
+        links = [
+            changelist_link(
+                model, f"{manager.count()} {model._meta.verbose_name_plural} →", paper__id__exact=paper.pk
+            )
+            for model, manager in (
+                (Sample, paper.samples),
+                (Result, paper.results),
+                (CodeLink, paper.code_links),
+            )
+        ]
+        return format_html_join(" · ", "{}", ((link,) for link in links))
 
     @admin.display(description="other addresses")
     def other_slugs(self, paper):
