@@ -52,6 +52,20 @@ def temp_table(name: str, select_sql: str):
     )
 
 
+def materialize(name: str, select_sql: str, index: str | None = None) -> str:
+    """A temporary table of ``select_sql`` (indexed on ``index``, analysed); returns its name.
+
+    Joining derived tables lets SQLite fall back to nested scans (quadratic: minutes at
+    2,000 papers) and leaves PostgreSQL guessing their sizes; a real, analysed table does not.
+    """
+    execute(f"DROP TABLE IF EXISTS {name}")
+    execute(f"CREATE TEMPORARY TABLE {name} AS {select_sql}")
+    if index:
+        execute(f"CREATE INDEX {name}_key ON {name} ({index})")
+    execute(f"ANALYZE {name}")
+    return name
+
+
 def index_targets(w: str) -> None:
     """Index a winners table by target id, and let the planner know its size.
 
@@ -281,16 +295,13 @@ def _entries() -> Counts:
 
 
 def _leaderboards() -> Counts:
-    temp_table(
-        "w_leaderboard",
-        winners(
-            "(SELECT s.*, t.id AS task_id, d.id AS dataset_id FROM stg_leaderboard s "
-            "JOIN catalogue_task t ON t.slug = s.task_slug JOIN catalogue_dataset d ON d.name = s.dataset)",
-            "task_id, dataset_id",
-            "*",
-            order="stamp DESC, slug",
-        ),
+    source = materialize(
+        "r_leaderboard",
+        "SELECT s.*, t.id AS task_id, d.id AS dataset_id FROM stg_leaderboard s "
+        "JOIN catalogue_task t ON t.slug = s.task_slug JOIN catalogue_dataset d ON d.name = s.dataset",
+        "seq",
     )
+    temp_table("w_leaderboard", winners(source, "task_id, dataset_id", "*", order="stamp DESC, slug"))
     clash = rows("SELECT slug FROM w_leaderboard GROUP BY slug HAVING COUNT(*) > 1")
     if clash:
         raise SnapshotError("(snapshot)", "results", f"two task × dataset pairs claim /sota/{clash[0][0]}")
@@ -324,14 +335,17 @@ def _papers() -> Counts:
         slug, a, b = clash[0]
         raise SnapshotError("(snapshot)", "paper", f"/paper/{slug} is given to two papers ({a} and {b})")
     doc_cols = ", ".join(f"pd.{c}" for c in PAPER_DOC_COLUMNS)
+    title_winners = materialize("m_paper_title", winners("stg_paper", "pkey", "*"), "pkey")
+    slug_winners = materialize(
+        "m_paper_slug", winners("stg_paper", "pkey", "pkey, slug", order=_SLUG_ORDER), "pkey"
+    )
+    doc_winners = materialize("m_paper_doc", winners("stg_paper", "pkey", "*", where=PAPER_VIEW), "pkey")
     temp_table(
         "w_paper",
         f"SELECT tw.pkey, tw.arxiv_id, tw.title, tw.title_source, tw.date, tw.month, tw.stamp, tw.doc_url, "
         f"sw.slug AS best_slug, pd.stamp AS paper_stamp, pd.doc_url AS paper_doc_url, {doc_cols} "
-        f"FROM ({winners('stg_paper', 'pkey', '*')}) tw "
-        f"JOIN ({winners('stg_paper', 'pkey', 'pkey, slug', order=_SLUG_ORDER)}) sw ON sw.pkey = tw.pkey "
-        f"LEFT JOIN ({winners('stg_paper', 'pkey', '*', where=PAPER_VIEW)}) pd "
-        f"ON pd.pkey = tw.pkey",
+        f"FROM {title_winners} tw JOIN {slug_winners} sw ON sw.pkey = tw.pkey "
+        f"LEFT JOIN {doc_winners} pd ON pd.pkey = tw.pkey",
     )
     # A paper is its arXiv id; one without is its slug (any slug it ever had).
     execute(
@@ -499,10 +513,12 @@ def _authors() -> Counts:
 def _paper_owned_links(stage: str) -> Counts:
     """Code links / harvested repositories: the newest paper document's list, for that paper."""
     table = f"catalogue_{stage.replace('_', '')}"
-    source = (
-        f"(SELECT s.*, w.target_id AS paper_id, r.id AS repo_id FROM stg_{stage} s "
+    source = materialize(
+        f"r_{stage}",
+        f"SELECT s.*, w.target_id AS paper_id, r.id AS repo_id FROM stg_{stage} s "
         "JOIN w_paper w ON w.pkey = s.pkey AND w.paper_stamp = s.stamp "
-        "JOIN catalogue_repo r ON r.key = s.repo_key)"
+        "JOIN catalogue_repo r ON r.key = s.repo_key",
+        "seq",
     )
     temp_table(f"w_{stage}", winners(source, "paper_id, repo_id, sub_path", "*"))
     if stage == "code_link":
@@ -533,11 +549,13 @@ def _delete_stale(table: str, w: str) -> int:
 
 
 def _results() -> Counts:
-    source = (
-        "(SELECT s.*, w.target_id AS paper_id, lb.id AS leaderboard_id FROM stg_result s "
+    source = materialize(
+        "r_result",
+        "SELECT s.*, w.target_id AS paper_id, lb.id AS leaderboard_id FROM stg_result s "
         "JOIN w_paper w ON w.pkey = s.pkey AND w.paper_stamp = s.stamp "
         "JOIN catalogue_task t ON t.slug = s.task_slug JOIN catalogue_dataset d ON d.name = s.dataset "
-        "JOIN catalogue_leaderboard lb ON lb.task_id = t.id AND lb.dataset_id = d.id)"
+        "JOIN catalogue_leaderboard lb ON lb.task_id = t.id AND lb.dataset_id = d.id",
+        "seq",
     )
     temp_table("w_result", winners(source, "paper_id, leaderboard_id, model", "*"))
     counts = upsert(
@@ -575,21 +593,26 @@ SAMPLE_COMMON = (
 
 
 def _samples() -> Counts:
-    resolved = (
-        "(SELECT s.*, w.target_id AS paper_id, b.id AS body_id, e.id AS entry_id, r.id AS repo_id "
+    resolved = materialize(
+        "r_sample",
+        "SELECT s.*, w.target_id AS paper_id, b.id AS body_id, e.id AS entry_id, r.id AS repo_id "
         "FROM stg_sample s JOIN w_paper w ON w.pkey = s.pkey "
         "JOIN catalogue_codebody b ON b.sha256_prefix = s.sha "
         "JOIN catalogue_codeentry e ON e.name = s.entry_name "
-        "LEFT JOIN catalogue_repo r ON r.key = s.repo_key)"
+        "LEFT JOIN catalogue_repo r ON r.key = s.repo_key",
+        "seq",
     )
     common = ", ".join(f"c.{col}" for col in SAMPLE_COMMON)
     partition = "paper_id, body_id, entry_id"
+    common_winners = materialize("m_sample_common", winners(resolved, partition, "*"), partition)
+    view_winners = materialize(
+        "m_sample_view", winners(resolved, partition, "*", where=PAPER_VIEW), partition
+    )
     temp_table(
         "w_sample",
         f"SELECT c.paper_id, c.body_id, c.entry_id, c.repo_id, {common}, c.stamp, c.doc_url, "
         "pv.repo_kind, pv.link_basis, pv.language, pv.stamp AS paper_view_stamp "
-        f"FROM ({winners(resolved, partition, '*')}) c "
-        f"LEFT JOIN ({winners(resolved, partition, '*', where=PAPER_VIEW)}) pv "
+        f"FROM {common_winners} c LEFT JOIN {view_winners} pv "
         "ON pv.paper_id = c.paper_id AND pv.body_id = c.body_id AND pv.entry_id = c.entry_id",
     )
     common_columns = {col: f"w.{col}" for col in SAMPLE_COMMON}

@@ -201,7 +201,10 @@ class Staging:
         for name in TABLES:
             self._flush(name)
         with connection.cursor() as cur:
-            for name in ("paper", "sample", "repo", "entry", "task", "method"):
+            # Looked up row by row in the merge (resolving papers by any slug they had).
+            cur.execute("CREATE INDEX stg_paper_pkey ON stg_paper (pkey)")
+            cur.execute("CREATE INDEX stg_paper_slug ON stg_paper (slug)")
+            for name in TABLES:  # the merge's plans depend on the planner knowing these sizes
                 cur.execute(f"ANALYZE stg_{name}")
 
     def _flush(self, name):
