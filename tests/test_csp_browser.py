@@ -101,11 +101,13 @@ def tab(site, monkeypatch):
             ),
         )
         page.on("pageerror", lambda exc: page.problems.append(str(exc)))
-        yield page
-        chromium.close()
-    # ORM calls made while Playwright's loop ran got a connection of their own (PostgreSQL),
-    # which would outlive the test and block the test database's removal.
-    connections.close_all()
+        try:
+            yield page
+        finally:
+            chromium.close()
+            # ORM calls made while Playwright's loop ran got a connection of their own
+            # (PostgreSQL), which would outlive the test and block the test database's removal.
+            connections.close_all()
 
 
 def visit(page, url: str, *, status: int = 200) -> list[str]:

@@ -71,5 +71,5 @@ def test_no_dialog_opens_anywhere(live_server, tmp_path, monkeypatch):
         # The detector works: a dialog the page itself opens is seen.
         page.evaluate("alert('probe')")  # returns once the handler has dismissed it
         chromium.close()
-    connections.close_all()
+        connections.close_all()  # inside Playwright's context, where the connection was opened
     assert dialogs == [(live_server.url + admin[-1], "probe")]
