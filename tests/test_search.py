@@ -73,3 +73,13 @@ def test_reindex_picks_up_rows_written_outside_the_loader(db):
     assert search.ranked("windmills") == []
     reindex_search()
     assert kinds_and_ids(search.ranked("windmills")) == [("paper", paper.id)]
+
+
+def test_a_huge_abstract_is_indexed_by_its_beginning(db):
+    from catalogue.search import INDEXED_BODY_CHARS
+    from tests.factories import make_paper, reindex_search
+
+    paper = make_paper(abstract="windmills " + "x " * INDEXED_BODY_CHARS + " zeppelins")
+    reindex_search()
+    assert [h.object_id for h in search.ranked("windmills")] == [paper.id]
+    assert search.ranked("zeppelins") == []
