@@ -42,7 +42,7 @@ help:
 venv: $(STAMP)
 	@:
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements.lock
 	@if [ "$(VENV_OK)" != "True" ]; then \
 	    base="$(PYTHON)"; \
 	    if [ -z "$$base" ]; then \
@@ -59,10 +59,12 @@ $(STAMP): pyproject.toml
 	    rm -rf $(VENV); \
 	    "$$base" -m venv $(VENV); \
 	fi
-	@echo "==> installing the project and its dev/bench dependencies into $(VENV)"
+	@echo "==> installing the locked dependencies (requirements.lock, hashes checked) into $(VENV)"
 	@log=$$(mktemp); \
-	if ! $(PY) -m pip install --disable-pip-version-check --no-input --quiet \
-	        --editable '.[dev,bench]' >"$$log" 2>&1; then \
+	if ! { $(PY) -m pip install --disable-pip-version-check --no-input --quiet \
+	        --require-hashes -r requirements.lock && \
+	     $(PY) -m pip install --disable-pip-version-check --no-input --quiet \
+	        --no-deps --editable . ; } >"$$log" 2>&1; then \
 	    cat "$$log" >&2; rm -f "$$log"; \
 	    echo "venv: error: pip install failed (output above)" >&2; exit 1; \
 	fi; \
@@ -122,3 +124,14 @@ clean:
 	@python3 scripts/pgcluster.py reap >/dev/null 2>&1 || true
 	@rm -rf $(VENV) *.egg-info build staticfiles .pytest_cache .ruff_cache db.sqlite3 db.sqlite3-*
 	@find . -name __pycache__ -type d -not -path './.git/*' -prune -exec rm -rf {} +
+
+# Re-pin every dependency (with hashes) after changing pyproject.toml.
+lock: venv
+	@$(PY) -m pip install --disable-pip-version-check --quiet uv
+	@$(VENV)/bin/uv pip compile pyproject.toml --extra dev --extra bench --generate-hashes \
+	    --universal --python-version 3.12 -o requirements.lock
+
+# Known vulnerabilities in the pinned set (needs PyPI's and OSV's advisory services).
+audit: venv
+	@$(PY) -m pip install --disable-pip-version-check --quiet pip-audit
+	@$(VENV)/bin/pip-audit -r requirements.lock --no-deps --disable-pip
