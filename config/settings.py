@@ -289,7 +289,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"StatusEnum": "catalogue.models.Status", "RepoKindEnum": "catalogue.models.RepoKind"},
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "catalogue.models.Status",
+        "RepoKindEnum": "catalogue.models.RepoKind",
+    },
     # Interactive docs from the site's own static files (drf-spectacular-sidecar), no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

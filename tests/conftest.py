@@ -7,6 +7,19 @@ from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = sorted((ROOT / "fixtures").glob("*.json"))
+CODE_SEEDS = [s for s in SEEDS if not s.name.startswith("003")]
+PAPER_SEED = next(s for s in SEEDS if s.name.startswith("003"))
+# The figures a code-entry document states (SNAPSHOT-FORMAT.md), in one place for every test.
+FIGURES = (
+    "n_papers",
+    "n_papers_ran",
+    "n_samples",
+    "n_samples_ran",
+    "n_samples_fingerprinted",
+    "n_places",
+    "n_places_pointer_only",
+    "by_status",
+)
 
 
 @pytest.fixture

@@ -76,3 +76,28 @@ def catalogue_state() -> dict:
         for p, x in m.Paper.methods_introduced.through.objects.values_list("paper_id", "method_id")
     )
     return state
+
+
+def wipe() -> None:
+    """Empty the catalogue (children first), as a fresh database would be."""
+    for model in (
+        m.Correction,
+        m.Sample,
+        m.Result,
+        m.CodeLink,
+        m.HarvestedRepo,
+        m.Author,
+        m.PaperSlug,
+        m.Paper,
+        m.Leaderboard,
+        m.Task,
+        m.Method,
+        m.Dataset,
+        m.CodeEntry,
+        m.CodeBody,
+        m.Repo,
+        m.SourceDocument,
+        m.LoadRun,
+        m.SearchDocument,
+    ):
+        model.objects.all().delete()

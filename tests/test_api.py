@@ -10,24 +10,12 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from catalogue import models as m
-from tests.conftest import SEEDS
+from tests.conftest import CODE_SEEDS, FIGURES, PAPER_SEED
 
 pytestmark = pytest.mark.django_db
 
 V1 = "/api/v1"
 GPIPE = "gpipe-efficient-training-of-giant-neural"
-CODE_SEEDS = [s for s in SEEDS if not s.name.startswith("003")]
-PAPER_SEED = next(s for s in SEEDS if s.name.startswith("003"))
-FIGURES = (
-    "n_papers",
-    "n_papers_ran",
-    "n_samples",
-    "n_samples_ran",
-    "n_samples_fingerprinted",
-    "n_places",
-    "n_places_pointer_only",
-    "by_status",
-)
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from catalogue import export
 from catalogue import models as m
 from tests.conftest import ROOT, SEEDS, load
+from tests.dump import wipe
 
 pytestmark = pytest.mark.django_db
 V1 = "/api/v1"
@@ -22,30 +23,6 @@ V1 = "/api/v1"
 @pytest.fixture(autouse=True)
 def _no_throttle(settings):
     settings.API_THROTTLE_ANON = "off"
-
-
-def wipe():
-    for model in (
-        m.Correction,
-        m.Sample,
-        m.Result,
-        m.CodeLink,
-        m.HarvestedRepo,
-        m.Author,
-        m.PaperSlug,
-        m.Paper,
-        m.Leaderboard,
-        m.Task,
-        m.Method,
-        m.Dataset,
-        m.CodeEntry,
-        m.CodeBody,
-        m.Repo,
-        m.SourceDocument,
-        m.LoadRun,
-        m.SearchDocument,
-    ):
-        model.objects.all().delete()
 
 
 def walk(client, url):

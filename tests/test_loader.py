@@ -13,50 +13,15 @@ from django.db import IntegrityError, transaction
 from catalogue import models as m
 from catalogue import queries
 from catalogue.loader import SnapshotError
-from tests.conftest import SEEDS, load
-from tests.dump import catalogue_state
+from tests.conftest import CODE_SEEDS, FIGURES, PAPER_SEED, SEEDS, load
+from tests.dump import catalogue_state, wipe
 
 pytestmark = pytest.mark.django_db
-
-CODE_SEEDS = [s for s in SEEDS if not s.name.startswith("003")]
-PAPER_SEED = next(s for s in SEEDS if s.name.startswith("003"))
-FIGURES = (
-    "n_papers",
-    "n_papers_ran",
-    "n_samples",
-    "n_samples_ran",
-    "n_samples_fingerprinted",
-    "n_places",
-    "n_places_pointer_only",
-    "by_status",
-)
 
 
 def write(path, doc):
     path.write_text(json.dumps(doc))
     return path
-
-
-def wipe():
-    for model in (
-        m.Sample,
-        m.Result,
-        m.CodeLink,
-        m.HarvestedRepo,
-        m.Author,
-        m.PaperSlug,
-        m.Paper,
-        m.Leaderboard,
-        m.Task,
-        m.Method,
-        m.Dataset,
-        m.CodeEntry,
-        m.CodeBody,
-        m.Repo,
-        m.SourceDocument,
-        m.LoadRun,
-    ):
-        model.objects.all().delete()
 
 
 # --- figures ------------------------------------------------------------------------------
