@@ -88,9 +88,7 @@ def find_bindir() -> Path:
     """Directory holding initdb, pg_ctl and postgres of one PostgreSQL version."""
 
     def complete(directory: Path) -> bool:
-        return all(
-            os.access(directory / tool, os.X_OK) for tool in ("initdb", "pg_ctl", "postgres")
-        )
+        return all(os.access(directory / tool, os.X_OK) for tool in ("initdb", "pg_ctl", "postgres"))
 
     override = os.environ.get("PG_BINDIR")
     if override:
@@ -276,9 +274,7 @@ class Cluster:
                 return
             # Most likely another process took the port between probing and binding.
             last_error = f"{result.stdout.strip()}\n{self._log_tail()}"
-            self._pg(
-                "pg_ctl", "--pgdata", str(self.datadir), "-m", "immediate", "stop", check=False
-            )
+            self._pg("pg_ctl", "--pgdata", str(self.datadir), "-m", "immediate", "stop", check=False)
         raise ClusterError(f"could not start PostgreSQL:\n{last_error}")
 
     def create_database(self) -> None:
@@ -328,9 +324,7 @@ class Cluster:
                 check=False,
             )
             if stop.returncode != 0:
-                self._pg(
-                    "pg_ctl", "--pgdata", str(self.datadir), "-m", "immediate", "stop", check=False
-                )
+                self._pg("pg_ctl", "--pgdata", str(self.datadir), "-m", "immediate", "stop", check=False)
             self.started = False
         shutil.rmtree(self.root, ignore_errors=True)
         self.root = None
@@ -363,9 +357,7 @@ def reap_stale(verbose: bool = True) -> int:
                 cluster = None
             if cluster is not None and (root / "data" / "postmaster.pid").exists():
                 cluster.root = root
-                cluster._pg(
-                    "pg_ctl", "--pgdata", str(root / "data"), "-m", "immediate", "stop", check=False
-                )
+                cluster._pg("pg_ctl", "--pgdata", str(root / "data"), "-m", "immediate", "stop", check=False)
             shutil.rmtree(root, ignore_errors=True)
             reaped += 1
             if verbose:
@@ -388,8 +380,7 @@ def throwaway_cluster(dbname: str = DEFAULT_DBNAME, announce: bool = True) -> It
         cluster.create_database()
         if announce:
             _log(
-                f"PostgreSQL {cluster.version()} ({cluster.bindir}) at {cluster.url}, "
-                f"data in {cluster.root}"
+                f"PostgreSQL {cluster.version()} ({cluster.bindir}) at {cluster.url}, data in {cluster.root}"
             )
         yield cluster.url
     finally:
