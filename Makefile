@@ -97,15 +97,20 @@ pytest = status=0; $(1) $(PY) -m pytest $(PYTEST_ARGS) || status=$$?; \
 	fi; \
 	exit $$status
 
-test: system-deps venv
+test: system-deps venv static
 	@$(MAKE) test-sqlite
 	@$(MAKE) test-postgres
 
-test-sqlite: venv
+# WhiteNoise serves STATIC_ROOT (and warns, which the suite treats as an error, when it is
+# missing); the browser tests load the stylesheet from it as a reader's browser would.
+static: venv
+	@env -u DATABASE_URL $(PY) manage.py collectstatic --noinput -v 0
+
+test-sqlite: venv static
 	@echo "==> pytest on SQLite"
 	@$(call pytest,env -u DATABASE_URL CWP_EXPECT_DB=sqlite)
 
-test-postgres: venv
+test-postgres: venv static
 	@echo "==> pytest on a throwaway PostgreSQL (scripts/pgcluster.py)"
 	@$(call pytest,CWP_EXPECT_DB=postgresql $(PY) scripts/pgcluster.py run --)
 
