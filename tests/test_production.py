@@ -61,7 +61,7 @@ def test_static_manifest_can_be_turned_off():
     assert found["storage"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
 
 
-def test_collected_static_files_are_served_with_far_future_cache_headers(client, tmp_path, settings):
+def test_collected_static_files_are_served_with_far_future_cache_headers(db, client, tmp_path, settings):
     with override_settings(STORAGES=MANIFEST_STORAGE, STATIC_ROOT=tmp_path):
         call_command("collectstatic", "--noinput", verbosity=0)
         from django.templatetags.static import static
