@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import SEEDS, load
 
 pytestmark = [
@@ -22,14 +23,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
 # around it are still synchronous, so Django's guard against ORM calls in async code is
@@ -62,7 +55,7 @@ def browser(seeded):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 

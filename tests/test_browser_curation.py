@@ -9,16 +9,9 @@ from django.urls import NoReverseMatch, reverse
 
 from catalogue.models import Correction, Paper
 from tests.admin_client import make_curator
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import ROOT
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
 GPIPE = "1811.06965"
 NEW_TITLE = "GPipe: pipeline parallelism for giant networks (curated title)"
 
@@ -35,7 +28,7 @@ pytestmark = [
 @pytest.fixture
 def browser_page(monkeypatch):
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (scripts/system-deps.sh installs it)")
+        pytest.fail(f"{CHROMIUM} is not installed (scripts/system-deps.sh installs it)")
     # Playwright's sync API runs an event loop in this thread; the ORM calls made here stay sync.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from catalogue.models import Paper, Sample
 from tests.admin_client import make_curator
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import SEEDS, load
 
 pytestmark = [
@@ -26,14 +27,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
 
 PUBLIC_PAGES = [
     "/",
@@ -83,7 +76,7 @@ def tab(site, monkeypatch):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = chromium.new_context()
         context.add_init_script(LISTEN)
         page = context.new_page()

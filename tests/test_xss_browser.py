@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from catalogue.models import CodeEntry, Leaderboard, Paper, Sample
 from tests.admin_client import make_curator
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import load
 from tests.test_xss import PAGES
 from tests.xss_corpus import EVIL, hostile_seeds
@@ -22,8 +23,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -54,7 +53,7 @@ def test_no_dialog_opens_anywhere(live_server, tmp_path, monkeypatch):
 
     dialogs = []
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = chromium.new_page()
         page.on("dialog", lambda dialog: (dialogs.append((page.url, dialog.message)), dialog.dismiss()))
         for url in urls:
