@@ -6,19 +6,25 @@ Django is set up, and importing the loader package would import the models too e
 
 import os
 
-_known: set[int] = set()
+_snapshot = None
+_known = None
 
 
-def start(known: set[int]) -> None:
-    global _known
+def start(root: str, known_sorted) -> None:
+    """Set Django up, then the load's root and its known checksums (a sorted array: plain
+    data, so that unpickling it needs none of the loader, which needs Django set up)."""
+    global _snapshot, _known
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
-    _known = known
+    from catalogue.loader.documents import Snapshot
+    from catalogue.loader.reading import KnownDocuments
+
+    _snapshot, _known = Snapshot(root=root, names=[]), KnownDocuments(known_sorted)
 
 
-def read_chunk(paths, root, vendor):
+def read_chunk(names, vendor):
     from catalogue.loader.reading import read_one
 
-    return [read_one(path, root, _known, vendor) for path in paths]
+    return [read_one(_snapshot, name, _known, vendor) for name in names]

@@ -568,3 +568,16 @@ def test_a_paper_page_costs_the_same_queries_with_many_rows_and_caps_its_inlines
     assert "35 samples →" in html
     assert "35 code links →" in html
     assert reverse("admin:catalogue_codelink_changelist") + f"?paper__id__exact={large.pk}" in html
+
+
+def test_a_load_run_page_lists_its_files_and_the_list_does_not_read_them(loaded_seeds, client):
+    from catalogue.models import LoadRun
+
+    run = LoadRun.objects.get()
+    changelist = client.get(reverse("admin:catalogue_loadrun_changelist"))
+    assert changelist.status_code == 200
+    assert "files" in changelist.context["cl"].queryset.query.deferred_loading[0]
+    page = client.get(reverse("admin:catalogue_loadrun_change", args=[run.pk]))
+    assert page.status_code == 200
+    assert b"3 files (3 loaded)" in page.content
+    assert run.files[0]["path"].encode() in page.content

@@ -233,6 +233,8 @@ def test_a_load_record_keeps_files_checksums_counts_and_outcome(db):
     assert run.finished_at
     assert sorted(f["path"] for f in run.files) == sorted(s.name for s in SEEDS)
     assert all(len(f["sha256"]) == 64 for f in run.files)
+    assert {f["status"] for f in run.files} == {"loaded"}
+    assert all(f["url"] for f in run.files)
     assert run.counts["Sample"]["created"] == 38
 
 
@@ -418,7 +420,7 @@ def test_reading_in_worker_processes_gives_the_same_database(db, monkeypatch, tm
     in_process = catalogue_state()
     wipe()
     result = load_paths(SEEDS, workers=2)
-    assert [f.status for f in result.files] == ["loaded"] * 3
+    assert result.file_counts == {"loaded": 3}
     assert catalogue_state() == in_process
     with pytest.raises(SnapshotError, match=r"bad.json: samples\[0\].arxiv_id: '1' is not an arXiv id"):
         load_paths([*SEEDS, bad], workers=2, force=True)
@@ -428,3 +430,27 @@ def test_reading_in_worker_processes_gives_the_same_database(db, monkeypatch, tm
 def test_a_method_named_twice_keeps_its_full_name(loaded_seeds):
     gpipe = m.Method.objects.get(slug="gpipe")
     assert (gpipe.name, gpipe.full_name) == ("GPipe", "GPipe")
+
+
+def test_discovery_keeps_names_relative_to_the_common_directory_sorted(tmp_path):
+    from catalogue.loader.documents import discover
+
+    for name in ["b/2.json", "b/1.json.gz", "a/z.json", "a/deeper/y.json", "a/notes.txt"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    found = discover([tmp_path / "b", tmp_path / "a", tmp_path / "a" / "z.json"])
+    assert found.root == str(tmp_path)
+    assert found.names == ["a/deeper/y.json", "a/z.json", "b/1.json.gz", "b/2.json"]
+    only = discover([tmp_path / "a" / "deeper"])
+    assert (only.root, only.names) == (str(tmp_path / "a" / "deeper"), ["y.json"])
+
+
+def test_known_documents_match_by_checksum_prefix():
+    from catalogue.loader.reading import KnownDocuments
+
+    shas = [f"{i:016x}" + "0" * 48 for i in (5, 1, 2**64 - 1)]
+    known = KnownDocuments(KnownDocuments.prefix(s) for s in shas)
+    assert all(s in known for s in shas)
+    assert f"{3:016x}" + "0" * 48 not in known
+    assert "f" * 64 in known and "0" * 64 not in known
+    assert len(known) == 3

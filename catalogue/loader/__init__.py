@@ -8,7 +8,7 @@ database is exactly as before. ``load_snapshot`` is a thin command around this.
 
 import contextlib
 import fcntl
-import os
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from catalogue.loader import documents, merge, staging
 from catalogue.loader.documents import SnapshotError
-from catalogue.loader.reading import FileOutcome, read_all
+from catalogue.loader.reading import FileOutcome, KnownDocuments, read_all
 from catalogue.models import LoadRun, SourceDocument
 
 __all__ = ["LoadLocked", "LoadResult", "SnapshotError", "load_paths"]
@@ -32,17 +32,34 @@ class _DryRunRollback(Exception):
     pass
 
 
+# Warnings kept word for word; beyond these only their number (a broken archive could
+# otherwise warn once per document and hold all of it in memory).
+WARNINGS_KEPT = 1000
+
+
 @dataclass
 class LoadResult:
-    files: list[FileOutcome] = field(default_factory=list)
+    # Files by outcome (loaded | already_loaded | skipped). Each file's own line is in
+    # LoadRun.files, written by the database, so memory does not grow with the snapshot.
+    file_counts: Counter = field(default_factory=Counter)
+    skipped: list[FileOutcome] = field(default_factory=list)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    warnings_dropped: int = 0
     dry_run: bool = False
     load_run_id: int | None = None
 
     @property
-    def skipped(self) -> list[FileOutcome]:
-        return [f for f in self.files if f.status == "skipped"]
+    def n_files(self) -> int:
+        return sum(self.file_counts.values())
+
+    def note(self, outcome: FileOutcome, warnings: list[str]) -> None:
+        self.file_counts[outcome.status] += 1
+        if outcome.status == "skipped":
+            self.skipped.append(outcome)
+        room = max(0, WARNINGS_KEPT - len(self.warnings))
+        self.warnings.extend(warnings[:room])
+        self.warnings_dropped += len(warnings) - min(room, len(warnings))
 
     @property
     def changed(self) -> bool:
@@ -68,8 +85,7 @@ def load_paths(
     instead of failing, listing them in the result. ``workers`` processes read the
     files (default: one per core, from ``LOAD_WORKERS``; 0 reads in this process).
     """
-    files = documents.discover(paths)
-    common_root = os.path.commonpath([str(p.parent) for p in files]) if files else None
+    snapshot = documents.discover(paths)
     result = LoadResult(dry_run=dry_run)
     started = timezone.now()
     with exclusive_load_lock():
@@ -77,24 +93,26 @@ def load_paths(
             with transaction.atomic():
                 stage = staging.Staging()
                 stage.create()
-                # 64-bit prefixes keep this set small at archive size (~40 MB for 600,000 files).
-                known = (
-                    set()
+                known = KnownDocuments(
+                    ()
                     if force
-                    else {
-                        int(sha[:16], 16)
+                    else (
+                        KnownDocuments.prefix(sha)
                         for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
-                    }
+                    )
                 )
-                reads = read_all(files, common_root, known, stage.vendor, workers)
+                reads = read_all(snapshot, known, stage.vendor, workers)
                 for i, read in enumerate(reads, 1):
                     if read.error and not keep_going:
                         raise read.error
                     stage.add(read.tuples)
-                    result.warnings.extend(read.warnings)
-                    result.files.append(read.outcome)
+                    outcome = read.outcome
+                    stage.add(
+                        {"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]}
+                    )
+                    result.note(outcome, read.warnings)
                     if progress:
-                        progress(i, len(files), read.outcome.path)
+                        progress(i, len(snapshot), outcome.path)
                 stage.flush()
                 run = None
                 if not dry_run:
@@ -102,18 +120,41 @@ def load_paths(
                     result.load_run_id = run.id
                 report = merge.merge_all(run.id if run else None)
                 result.counts = {label: c.as_dict() for label, c in report.counts.items()}
-                stage.drop()
                 if dry_run:
                     raise _DryRunRollback
                 run.finished_at = timezone.now()
                 run.outcome = LoadRun.Outcome.SUCCEEDED
-                run.files = [f.__dict__ for f in result.files]
                 run.counts = result.counts
-                run.warnings = result.warnings
+                run.warnings = result.warnings + (
+                    [f"… and {result.warnings_dropped} more warnings"] if result.warnings_dropped else []
+                )
                 run.save()
+                _record_files(run.id)
+                stage.drop()
         except _DryRunRollback:
             pass
     return result
+
+
+def _record_files(load_run_id: int) -> None:
+    """LoadRun.files from the staged outcomes, in file order, assembled by the database."""
+    fields = ("path", "sha256", "url", "status", "error")
+    if connection.vendor == "postgresql":
+        pairs = ", ".join(f"'{f}', {f}" for f in fields)
+        sql = (
+            "UPDATE catalogue_loadrun SET files = COALESCE("
+            f"(SELECT jsonb_agg(jsonb_build_object({pairs}) ORDER BY seq) FROM stg_file), '[]'::jsonb)"
+            " WHERE id = %s"
+        )
+    else:
+        pairs = ", ".join(f"'{f}', {f}" for f in fields)
+        sql = (
+            "UPDATE catalogue_loadrun SET files = "
+            f"(SELECT json_group_array(json_object({pairs})) FROM (SELECT * FROM stg_file ORDER BY seq))"
+            " WHERE id = %s"
+        )
+    with connection.cursor() as cur:
+        cur.execute(sql, [load_run_id])
 
 
 @contextlib.contextmanager

@@ -7,6 +7,7 @@ where one is to blame, the JSON path of the field: ``001_x.json: samples[3].stat
 import gzip
 import hashlib
 import json
+import os
 import re
 import zlib
 from dataclasses import dataclass
@@ -28,27 +29,55 @@ class SnapshotError(Exception):
 SUFFIXES = (".json", ".json.gz")
 
 
-def discover(paths: list[str | Path]) -> list[Path]:
-    """Every snapshot file under ``paths`` (files, or directories searched recursively).
+@dataclass(frozen=True)
+class Snapshot:
+    """The files of a load: their common directory and their names relative to it.
 
-    Sorted by path so that reports read the same way every run; the result of a load
-    does not depend on this order.
+    Names, not paths: at archive size (600,000 files) full path strings and ``Path``
+    objects would hold about 250 MB; names relative to the root hold a fifth of that.
+    The names are sorted so that reports read the same way every run; the result of a
+    load does not depend on this order. A name is also what errors call the file.
     """
-    found: list[Path] = []
+
+    root: str
+    names: list[str]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def path(self, name: str) -> Path:
+        return Path(self.root, name)
+
+
+def discover(paths: list[str | Path]) -> Snapshot:
+    """Every snapshot file under ``paths`` (files, or directories searched recursively)."""
+    found: list[tuple[str, list[str]]] = []  # (directory, names of snapshot files directly in it)
     for raw in paths:
-        path = Path(raw)
-        if not path.exists():
-            raise SnapshotError(str(path), "", "no such file or directory")
-        if path.is_dir():
-            inside = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(SUFFIXES))
-            if not inside:
-                raise SnapshotError(str(path), "", "directory holds no .json or .json.gz file")
-            found.extend(inside)
-        elif path.name.endswith(SUFFIXES):
-            found.append(path)
+        path = os.path.abspath(raw)
+        if not os.path.exists(path):
+            raise SnapshotError(str(raw), "", "no such file or directory")
+        if os.path.isdir(path):
+            before = len(found)
+            for directory, _dirs, names in os.walk(path):
+                names = [
+                    n for n in names if n.endswith(SUFFIXES) and os.path.isfile(os.path.join(directory, n))
+                ]
+                if names:
+                    found.append((directory, names))
+            if len(found) == before:
+                raise SnapshotError(str(raw), "", "directory holds no .json or .json.gz file")
+        elif path.endswith(SUFFIXES):
+            found.append((os.path.dirname(path), [os.path.basename(path)]))
         else:
-            raise SnapshotError(str(path), "", "expected a .json or .json.gz file")
-    return [Path(p) for p in sorted({str(p) for p in found})]
+            raise SnapshotError(str(raw), "", "expected a .json or .json.gz file")
+    if not found:
+        return Snapshot(root="", names=[])
+    root = os.path.commonpath([directory for directory, _ in found])
+    names: set[str] = set()
+    for directory, inside in found:
+        prefix = os.path.relpath(directory, root)
+        names.update(inside if prefix == "." else (f"{prefix}/{n}" for n in inside))
+    return Snapshot(root=root, names=sorted(names))
 
 
 @dataclass
@@ -78,15 +107,12 @@ def _no_constants(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def display_name(path: Path, root: str | None) -> str:
-    """The file's name relative to the common root of a load (string work: pathlib is slow here)."""
-    text = str(path)
-    return text[len(root) :].lstrip("/") if root and text.startswith(root) else path.name
+def read(path: Path, name: str | None = None) -> RawDocument:
+    """Read one file: gunzip if named .gz, decode UTF-8 (a BOM is allowed), parse JSON.
 
-
-def read(path: Path, display_root: str | None = None) -> RawDocument:
-    """Read one file: gunzip if named .gz, decode UTF-8 (a BOM is allowed), parse JSON."""
-    name = display_name(path, display_root)
+    ``name`` is what errors call the file (its name within the load; default: its own name).
+    """
+    name = name or path.name
     data = path.read_bytes()
     sha = hashlib.sha256(data).hexdigest()
     if path.name.endswith(".gz"):

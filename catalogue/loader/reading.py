@@ -11,17 +11,20 @@ database connection could close that connection under its parent.
 
 import multiprocessing
 import os
+from array import array
+from bisect import bisect_left
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from catalogue import loadworker
-from catalogue.loader.documents import SnapshotError
+from catalogue.loader.documents import Snapshot, SnapshotError
 
 # Below this many files a pool costs more to start than it saves.
 PARALLEL_FROM_FILES = 256
 CHUNK_FILES = 64
+IN_FLIGHT_PER_WORKER = 4
 
 
 @dataclass
@@ -41,20 +44,42 @@ class ReadResult:
     error: SnapshotError | None = None
 
 
-def read_one(path: Path, root: str | None, known: set[int], vendor: str) -> ReadResult:
+class KnownDocuments:
+    """The 64-bit prefixes of the checksums of every document already loaded.
+
+    A sorted ``array`` (8 bytes a document: 4.6 MB at 575,000 documents, against about
+    50 MB for a ``set`` of ints) that each reading worker gets a copy of.
+    """
+
+    def __init__(self, prefixes=()):
+        self.sorted = prefixes if isinstance(prefixes, array) else array("Q", sorted(prefixes))
+
+    @staticmethod
+    def prefix(sha256: str) -> int:
+        return int(sha256[:16], 16)
+
+    def __contains__(self, sha256: str) -> bool:
+        key = self.prefix(sha256)
+        i = bisect_left(self.sorted, key)
+        return i < len(self.sorted) and self.sorted[i] == key
+
+    def __len__(self) -> int:
+        return len(self.sorted)
+
+
+def read_one(snapshot: Snapshot, name: str, known: KnownDocuments, vendor: str) -> ReadResult:
     """Read, check and flatten one file; errors are returned, not raised."""
     from catalogue.loader import documents, staging, validate
 
     raw = None
     try:
-        raw = documents.read(path, root)
+        raw = documents.read(snapshot.path(name), name)
         outcome = FileOutcome(path=raw.name, sha256=raw.sha256)
-        if int(raw.sha256[:16], 16) in known:
+        if raw.sha256 in known:
             outcome.status = "already_loaded"
             return ReadResult(outcome)
         parsed = validate.parse(raw)
     except SnapshotError as exc:
-        name = raw.name if raw else documents.display_name(path, root)
         outcome = FileOutcome(path=name, sha256=raw.sha256 if raw else "", status="skipped", error=str(exc))
         return ReadResult(outcome, error=exc)
     outcome.url, outcome.status = parsed.url, "loaded"
@@ -69,23 +94,37 @@ def default_workers() -> int:
 
 
 def read_all(
-    files: list[Path], root: str | None, known: set[int], vendor: str, workers: int | None = None
+    snapshot: Snapshot, known: KnownDocuments, vendor: str, workers: int | None = None
 ) -> Iterator[ReadResult]:
-    """Every file's result, in order; in ``workers`` processes when there are enough files."""
+    """Every file's result, in order; in ``workers`` processes when there are enough files.
+
+    At most ``IN_FLIGHT_PER_WORKER`` chunks per worker are submitted ahead of the one being
+    consumed: workers that read faster than the database writes wait instead of piling
+    their results up in this process (``Executor.map`` would submit every chunk at once).
+    """
     workers = default_workers() if workers is None else workers
-    if workers < 2 or len(files) < PARALLEL_FROM_FILES:
-        for path in files:
-            yield read_one(path, root, known, vendor)
+    names = snapshot.names
+    if workers < 2 or len(names) < PARALLEL_FROM_FILES:
+        for name in names:
+            yield read_one(snapshot, name, known, vendor)
         return
-    chunks = [files[i : i + CHUNK_FILES] for i in range(0, len(files), CHUNK_FILES)]
     context = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=loadworker.start, initargs=(known,)
+        workers, mp_context=context, initializer=loadworker.start, initargs=(snapshot.root, known.sorted)
     ) as pool:
+        pending: deque = deque()
+        starts = iter(range(0, len(names), CHUNK_FILES))
         try:
-            for results in pool.map(
-                loadworker.read_chunk, chunks, [root] * len(chunks), [vendor] * len(chunks)
-            ):
-                yield from results
+            while True:
+                while len(pending) < workers * IN_FLIGHT_PER_WORKER:
+                    start = next(starts, None)
+                    if start is None:
+                        break
+                    pending.append(
+                        pool.submit(loadworker.read_chunk, names[start : start + CHUNK_FILES], vendor)
+                    )
+                if not pending:
+                    return
+                yield from pending.popleft().result()
         finally:
             pool.shutdown(cancel_futures=True)

@@ -12,6 +12,8 @@ from django.db import connection
 
 # Column types: t text, i integer, b boolean, d date, ts timestamp, j JSON.
 TABLES: dict[str, list[tuple[str, str]]] = {
+    # What happened to each file of the load (LoadRun.files is built from it in SQL).
+    "file": [("path", "t"), ("sha256", "t"), ("url", "t"), ("status", "t"), ("error", "t")],
     "document": [
         ("url", "t"),
         ("kind", "t"),

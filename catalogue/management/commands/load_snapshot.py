@@ -43,12 +43,14 @@ class Command(BaseCommand):
     def _report(self, result, verbosity):
         for warning in result.warnings:
             self.stderr.write(self.style.WARNING(f"warning: {warning}"))
+        if result.warnings_dropped:
+            self.stderr.write(self.style.WARNING(f"warning: … and {result.warnings_dropped} more"))
         for bad in result.skipped:
             self.stderr.write(self.style.ERROR(f"skipped: {bad.error}"))
-        statuses = [f.status for f in result.files]
+        files = result.file_counts
         self.stdout.write(
-            f"{len(statuses)} files: {statuses.count('loaded')} read, "
-            f"{statuses.count('already_loaded')} already loaded, {statuses.count('skipped')} skipped"
+            f"{result.n_files} files: {files['loaded']} read, "
+            f"{files['already_loaded']} already loaded, {files['skipped']} skipped"
         )
         if verbosity >= 1:
             for label, counts in result.counts.items():
