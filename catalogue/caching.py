@@ -15,6 +15,11 @@ hour in settings) so a browser or CDN may reuse it for that long and then revali
 
 The version is read *before* the response is built: a load committing meanwhile can then
 only put new content under the old, dead key, never old content under the new one.
+
+While the database cannot be reached, the version cannot be read: a copy stored under the
+last version this process read is served as it is (nothing can change the data while the
+database is down, and the copy is at most ``PAGE_CACHE_SECONDS`` old); without one, the error
+stands and the request is answered 503 (``config.errors``).
 """
 
 import hashlib
@@ -23,11 +28,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date
 
 from catalogue import queries
+from config.errors import database_unreachable
 
 # Headers a view sets that belong to the stored copy. Everything else (cookies, CSP, request
 # ids, CORS, DRF's Allow/Vary) is added again around the copy on every request.
@@ -47,16 +54,34 @@ def lifetime() -> int:
     return settings.PAGE_CACHE_SECONDS
 
 
-def key_for(request: HttpRequest, namespace: str) -> str:
-    identity = "\0".join(
-        (queries.data_version(), request.scheme, request.get_host(), request.get_full_path())
-    )
+# The data version this process last read: the key of the newest copies while the database is down.
+_last_version: str | None = None
+
+
+def key_for(request: HttpRequest, namespace: str, version: str) -> str:
+    identity = "\0".join((version, request.scheme, request.get_host(), request.get_full_path()))
     return f"{namespace}:" + hashlib.sha256(identity.encode()).hexdigest()
 
 
 def lookup(request: HttpRequest, namespace: str) -> tuple[str, Copy | None]:
-    """The key for this request at the data's current version, and the copy stored there."""
-    key = key_for(request, namespace)
+    """The key for this request at the data's current version, and the copy stored there.
+
+    With the database unreachable, the copy at the last version this process read, if there
+    is one; otherwise the database error is raised again.
+    """
+    global _last_version
+    try:
+        version = queries.data_version()
+    except DatabaseError as exc:
+        if _last_version is None or not database_unreachable(exc):
+            raise
+        key = key_for(request, namespace, _last_version)
+        copy = cache.get(key)
+        if copy is None:
+            raise
+        return key, copy
+    _last_version = version
+    key = key_for(request, namespace, version)
     return key, cache.get(key)
 
 

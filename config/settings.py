@@ -65,6 +65,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A view failing because the database is unreachable answers 503 + Retry-After (the response
+    # still passes through every middleware above, so it keeps the security headers).
+    "config.errors.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into a 429 response.
     "axes.middleware.AxesMiddleware",
 ]
