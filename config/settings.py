@@ -34,7 +34,8 @@ SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-dev-only-key-set-S
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # django.contrib.admin, with the site that asks staff for a TOTP code (catalogue/twofactor).
+    "catalogue.twofactor.apps.CuratorAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -48,6 +49,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "corsheaders",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "catalogue",
 ]
 
@@ -64,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): did this session give a TOTP code (django-otp)?
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A view failing because the database is unreachable answers 503 + Retry-After (the response
     # still passes through every middleware above, so it keeps the security headers).
@@ -153,7 +158,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # is REMOTE_ADDR: behind a proxy, the proxy must pass the real address on in it.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out pair before any check
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend, plus the TOTP code of a user who has set up an authenticator: a wrong or
+    # missing code is a failed login like a wrong password (django-axes counts it).
+    "catalogue.twofactor.backends.PasswordAndTOTPBackend",
 ]
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
@@ -163,6 +170,13 @@ AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False  # no start-up banner in every manage.py command's output
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "admin/lockout.html"
+# Second factor (django-otp, TOTP). Staff who set up an authenticator app (at ADMIN_PATH/2fa/)
+# always give its code with their password. ADMIN_REQUIRE_2FA also sends staff who have none to
+# set one up before the admin opens to them. Off by default (local runs, tests); turn it on in
+# production. Read per request (catalogue/twofactor/site.py). SECURITY.md says what holds.
+ADMIN_REQUIRE_2FA = env_bool("ADMIN_REQUIRE_2FA", False)
+OTP_TOTP_ISSUER = "Code with Papers"  # the name authenticator apps show beside the code
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the device admin never shows a secret key
 # Cookies only over HTTPS, out of JavaScript's reach: on unless DEBUG (local http) or turned off.
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_COOKIES

@@ -155,3 +155,36 @@ def test_the_admin_breaks_no_rule_of_the_policy(site, tab):
         if found := visit(tab, site.url + url):
             problems[url] = found
     assert problems == {}
+
+
+def test_the_second_factor_pages_break_no_rule_of_the_policy(site, tab):
+    """With ADMIN_REQUIRE_2FA on: the login with its code field, the page that sets up an
+    authenticator (QR code as a data: image), then a login with the code."""
+    from django_otp.oath import totp
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    def code(device):
+        device.refresh_from_db()
+        return f"{totp(device.bin_key, device.step, device.t0, device.digits, device.drift):06d}"
+
+    problems = {}
+    with override_settings(ADMIN_REQUIRE_2FA=True):
+        if found := visit(tab, site.url + reverse("admin:login")):
+            problems["login"] = found
+        tab.fill("#id_username", "cora")
+        tab.fill("#id_password", "cora-curates-papers-2026")
+        with tab.expect_navigation():
+            tab.click("input[type=submit]")
+        assert reverse("admin:two_factor") in tab.url, tab.url
+        if found := visit(tab, tab.url):
+            problems["set-up"] = found
+        # The QR code was drawn (an <img> blocked by the policy would have no width).
+        assert tab.eval_on_selector("img.otp-qr", "img => img.naturalWidth") > 0
+        device = TOTPDevice.objects.get(user__username="cora")
+        tab.fill("#id_token", code(device))
+        with tab.expect_navigation():
+            tab.click("#two-factor-form input[type=submit]")
+        assert tab.url.endswith(reverse("admin:index")), tab.url
+        if found := visit(tab, site.url + reverse("admin:two_factor")):
+            problems["status"] = found
+    assert problems == {}
