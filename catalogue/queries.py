@@ -29,7 +29,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from catalogue import identities, search
+from catalogue import identities, memo, search
 from catalogue.models import (
     Author,
     CodeBody,
@@ -108,13 +108,20 @@ def sample_figures(samples: QuerySet[Sample]) -> SampleFigures:
     return _figures_from_row(samples.aggregate(**_figure_aggregates()))
 
 
+# The figures of an entry, a repository or the whole catalogue count thousands of places
+# (``forward``: 34,000 at archive size); they are remembered per data version (catalogue.memo).
+
+
 def code_entry_figures(entry: CodeEntry) -> SampleFigures:
-    return sample_figures(Sample.objects.filter(entry=entry))
+    return code_entry_figures_for([entry])[entry.pk]
 
 
 def code_entry_figures_for(entries) -> dict[int, SampleFigures]:
     """Figures for many entries in one grouped query (list pages, API lists)."""
-    ids = [e.pk for e in entries]
+    return memo.remember_many("entry_figures", [e.pk for e in entries], _entry_figures)
+
+
+def _entry_figures(ids: list[int]) -> dict[int, SampleFigures]:
     rows = (
         Sample.objects.filter(entry_id__in=ids).values("entry_id").annotate(**_figure_aggregates()).order_by()
     )
@@ -123,8 +130,12 @@ def code_entry_figures_for(entries) -> dict[int, SampleFigures]:
     return {pk: found.get(pk, empty) for pk in ids}
 
 
+def repo_figures(repo: Repo) -> SampleFigures:
+    return memo.remember("repo_figures", repo.pk, lambda: sample_figures(repo.samples.all()))
+
+
 def catalogue_figures() -> SampleFigures:
-    return sample_figures(Sample.objects.all())
+    return memo.remember("catalogue_figures", None, lambda: sample_figures(Sample.objects.all()))
 
 
 @dataclass(frozen=True)
@@ -304,14 +315,18 @@ class CatalogueCounts:
 
 
 def catalogue_counts() -> CatalogueCounts:
-    return CatalogueCounts(
-        papers=Paper.objects.count(),
-        code_entries=CodeEntry.objects.count(),
-        code_bodies=CodeBody.objects.count(),
-        places=Sample.objects.count(),
-        repositories=Repo.objects.count(),
-        results=Result.objects.count(),
-        leaderboards=Leaderboard.objects.count(),
+    return memo.remember(
+        "catalogue_counts",
+        None,
+        lambda: CatalogueCounts(
+            papers=Paper.objects.count(),
+            code_entries=CodeEntry.objects.count(),
+            code_bodies=CodeBody.objects.count(),
+            places=Sample.objects.count(),
+            repositories=Repo.objects.count(),
+            results=Result.objects.count(),
+            leaderboards=Leaderboard.objects.count(),
+        ),
     )
 
 
@@ -551,6 +566,14 @@ def leaderboards_of(
     task: Task | None = None, method: Method | None = None, limit: int = 200
 ) -> list[Leaderboard]:
     """A task's leaderboards, or those where papers using a method have results; most results first."""
+    return memo.remember(
+        "leaderboards_of",
+        (task and task.pk, method and method.pk, limit),
+        lambda: _boards_of(task, method, limit),
+    )
+
+
+def _boards_of(task: Task | None, method: Method | None, limit: int) -> list[Leaderboard]:
     boards = Leaderboard.objects.select_related("task", "dataset")
     if task is not None:
         boards = boards.filter(task=task).annotate(n_results=Count("results"))

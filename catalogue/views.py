@@ -342,7 +342,7 @@ def repo_detail(request, owner: str, name: str):
     if (owner, name) != (repo.owner, repo.name):
         return redirect(repo_path(repo), permanent=True)  # one address per repository
     samples = repo.samples.all()
-    figures = queries.sample_figures(samples)
+    figures = queries.repo_figures(repo)
     links = queries.repo_links_page(
         repo, after=param(request, "links_after"), before=param(request, "links_before")
     )

@@ -254,6 +254,9 @@ STORAGES = {
 # bounds how long a change made outside the loader and the curation tools takes to show.
 # 0 turns the page cache off.
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "60"))
+# Counts and figures over many rows (catalogue.memo), remembered per data version; what
+# changes without a load or a correction shows within this many seconds. 0: always count.
+FIGURES_CACHE_SECONDS = int(os.environ.get("FIGURES_CACHE_SECONDS", "600"))
 # What a browser (max-age) and a CDN or proxy (s-maxage) may reuse without asking again, on
 # anonymous pages and API responses (catalogue.caching). Each is clamped to 0..3600 s: after a
 # load or a correction, a reader behind a CDN sees the change at most max(both) seconds late,

@@ -60,4 +60,5 @@ def _response_cache_off(settings):
     from django.core.cache import cache
 
     settings.PAGE_CACHE_SECONDS = 0
+    settings.FIGURES_CACHE_SECONDS = 0  # the same for remembered counts (catalogue.memo)
     cache.clear()

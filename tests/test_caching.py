@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from catalogue import curation
 from catalogue.models import Paper
-from tests.conftest import SEEDS, load
+from tests.conftest import PAPER_SEED, SEEDS, load
 
 SLUG = "gpipe-efficient-training-of-giant-neural"
 TITLE = "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism"
@@ -152,3 +152,66 @@ def test_the_cache_off_sends_no_public_cache_control(client, loaded_seeds, cache
     for url in URLS:
         response = body(client, url)
         assert "public" not in response.get("Cache-Control", "")
+
+
+# --- remembered figures (catalogue.memo) ------------------------------------------------------
+
+ENTRY = "/code/forward-step-func"
+FIGURE_URLS = ["/", ENTRY, "/api/v1/papers/?items_per_page=2", "/api/v1/code-entries/forward-step-func/"]
+
+
+@pytest.fixture
+def figures_on(settings):
+    settings.FIGURES_CACHE_SECONDS = 600  # pages themselves stay uncached: PAGE_CACHE_SECONDS=0
+    settings.API_THROTTLE_ANON = "off"
+
+
+def counting_queries(client, url) -> int:
+    """How many of the queries building ``url`` count or aggregate rows."""
+    with CaptureQueriesContext(connection) as ctx:
+        body(client, url)
+    return sum("COUNT(" in q["sql"].upper() for q in ctx.captured_queries)
+
+
+@pytest.mark.parametrize("url", FIGURE_URLS)
+def test_figures_are_counted_once_per_data_version(client, loaded_seeds, figures_on, url, settings):
+    first = counting_queries(client, url)
+    again = counting_queries(client, url)
+    assert again < first  # the counts and figures were read back, not counted again
+    settings.FIGURES_CACHE_SECONDS = 0
+    assert counting_queries(client, url) == first
+
+
+def test_a_load_moves_the_remembered_counts(client, loaded_seeds, figures_on, tmp_path):
+    from catalogue import queries
+
+    papers = queries.catalogue_counts().papers
+    assert body(client, "/api/v1/papers/").json()["count"] == papers
+    doc = json.loads(PAPER_SEED.read_text())
+    doc.update(
+        url="/paper/a-paper-new-here",
+        arxiv_id="2601.00001",
+        url_abs="https://arxiv.org/abs/2601.00001",
+        url_pdf="https://arxiv.org/pdf/2601.00001.pdf",
+        title="A paper new here",
+    )
+    del doc["syntology"]  # its figures and links are GPipe's
+    (tmp_path / "new.json").write_text(json.dumps(doc))
+    load(tmp_path / "new.json")
+    assert queries.catalogue_counts().papers == papers + 1
+    assert body(client, "/api/v1/papers/").json()["count"] == papers + 1
+    assert f"{papers + 1:,}" in body(client, "/").content.decode()
+
+
+def test_a_correction_moves_the_remembered_figures(client, loaded_seeds, figures_on):
+    from catalogue import queries
+    from catalogue.models import CodeEntry, Sample
+
+    entry = CodeEntry.objects.get(name="forward_step_func")
+    before = body(client, ENTRY).context["figures"]
+    curator = get_user_model().objects.create(username="curator")
+    sample = Sample.objects.filter(entry=entry, status="unverified").first()
+    curation.correct_status(sample, "ran_honours", user=curator, reason="ran it", expected_version=None)
+    after = body(client, ENTRY).context["figures"]
+    assert after.n_samples_ran == before.n_samples_ran + 1
+    assert after == queries.code_entry_figures(entry)
