@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from catalogue import search
+from catalogue import counters, search
 from catalogue.models import Correction, Paper, Sample, Status
 
 
@@ -94,6 +94,7 @@ def _correct_status_locked(row: Sample, value: str, *, user, reason: str, now) -
         created_by=user,
     )
     Sample.objects.filter(pk=row.pk).update(status=value, status_corrected=True, version=F("version") + 1)
+    counters.refresh(entry_ids=[row.entry_id], paper_ids=[])
     return correction
 
 
@@ -124,6 +125,8 @@ def remove_correction(correction: Correction, *, user, reason: str = "") -> None
         Sample.objects.filter(pk=correction.sample_id).update(
             status=F("status_upstream"), status_corrected=False, version=F("version") + 1
         )
+        entry_id = Sample.objects.filter(pk=correction.sample_id).values_list("entry_id", flat=True).first()
+        counters.refresh(entry_ids=[entry_id], paper_ids=[])
 
 
 def active_corrections() -> QuerySet[Correction]:

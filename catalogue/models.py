@@ -165,6 +165,8 @@ class Paper(Harvested):
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped by every write (curator or loader): a form saved from a stale version is refused.
     version = models.PositiveIntegerField(db_default=1, editable=False)
+    # Distinct code bodies among its places, kept by catalogue.counters: /papers/?sort=samples.
+    n_samples = models.PositiveIntegerField(db_default=0, editable=False)
 
     tasks = models.ManyToManyField("Task", related_name="papers", blank=True)
     methods = models.ManyToManyField("Method", related_name="papers", blank=True)
@@ -179,7 +181,11 @@ class Paper(Harvested):
             ),
             models.CheckConstraint(condition=~Q(slug=""), name="paper_slug_not_empty"),
         ]
-        indexes = [models.Index(fields=["month", "id"]), models.Index(fields=["created_at"])]
+        indexes = [
+            models.Index(fields=["month", "id"]),
+            models.Index(fields=["created_at"]),
+            models.Index(fields=["-n_samples", "-id"], name="paper_by_samples"),
+        ]
 
     def __str__(self):
         return self.title or self.slug
@@ -367,9 +373,18 @@ class CodeEntry(Harvested):
     name = models.CharField(max_length=500, unique=True)
     slug = models.CharField(max_length=600, unique=True)
     claim = models.TextField(blank=True)
+    # What /code/ sorts by, kept by catalogue.counters (the figures shown come from queries).
+    n_places = models.PositiveIntegerField(db_default=0, editable=False)
+    n_papers = models.PositiveIntegerField(db_default=0, editable=False)
+    n_samples_ran = models.PositiveIntegerField(db_default=0, editable=False)
 
     class Meta:
         verbose_name_plural = "code entries"
+        indexes = [
+            models.Index(fields=["-n_places", "id"], name="entry_by_places"),
+            models.Index(fields=["-n_papers", "id"], name="entry_by_papers"),
+            models.Index(fields=["-n_samples_ran", "id"], name="entry_by_ran"),
+        ]
 
     def __str__(self):
         return self.name

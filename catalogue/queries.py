@@ -376,7 +376,7 @@ class PaperFilters:
 PAPER_KEYS = {
     PaperSort.DATE: [Key("month", True, str), Key("id", True, int)],
     PaperSort.TITLE: [Key("title", False, str), Key("id", False, int)],
-    PaperSort.SAMPLES: [Key("n_samples_sort", True, int), Key("id", True, int)],
+    PaperSort.SAMPLES: [Key("n_samples", True, int), Key("id", True, int)],  # catalogue.counters
 }
 
 
@@ -407,15 +407,6 @@ def papers_page(
     """A page of papers for /papers/, with the figures each row shows."""
     sort = PaperSort(sort) if sort in PaperSort.values else PaperSort.DATE
     papers = filtered_papers(filters)
-    if sort == PaperSort.SAMPLES:
-        distinct_bodies = (
-            Sample.objects.filter(paper=OuterRef("pk"))
-            .order_by()
-            .values("paper")
-            .annotate(n=Count("body", distinct=True))
-            .values("n")
-        )
-        papers = papers.annotate(n_samples_sort=Coalesce(Subquery(distinct_bodies), 0))
     page = keyset_page(papers, PAPER_KEYS[sort], after=after, before=before)
     with_list_figures(page.items)
     return page
@@ -472,25 +463,13 @@ class EntrySort(models.TextChoices):
     NAME = "name", "name"
 
 
+# The counts are stored columns (catalogue.counters), each indexed with the id.
 ENTRY_KEYS = {
-    EntrySort.PLACES: [Key("n_places_sort", True, int), Key("id", False, int)],
-    EntrySort.PAPERS: [Key("n_papers_sort", True, int), Key("id", False, int)],
-    EntrySort.RAN: [Key("n_ran_sort", True, int), Key("id", False, int)],
+    EntrySort.PLACES: [Key("n_places", True, int), Key("id", False, int)],
+    EntrySort.PAPERS: [Key("n_papers", True, int), Key("id", False, int)],
+    EntrySort.RAN: [Key("n_samples_ran", True, int), Key("id", False, int)],
     EntrySort.NAME: [Key("name", False, str), Key("id", False, int)],
 }
-
-
-def _count_per_entry(**aggregate) -> Subquery:
-    return Coalesce(
-        Subquery(
-            Sample.objects.filter(entry=OuterRef("pk"))
-            .order_by()
-            .values("entry")
-            .annotate(**aggregate)
-            .values("n")
-        ),
-        0,
-    )
 
 
 def code_entries_page(
@@ -501,14 +480,6 @@ def code_entries_page(
     entries = CodeEntry.objects.all()
     if search.words(q):
         entries = search.matching(entries, q, SearchKind.ENTRY)
-    if sort == EntrySort.PLACES:
-        entries = entries.annotate(n_places_sort=_count_per_entry(n=Count("id")))
-    elif sort == EntrySort.PAPERS:
-        entries = entries.annotate(n_papers_sort=_count_per_entry(n=Count("paper", distinct=True)))
-    elif sort == EntrySort.RAN:
-        # n_samples_ran: distinct bodies per ran status, summed (as _figures_from_row does).
-        per_status = [Count("body", distinct=True, filter=Q(status=s)) for s in Status.ran_values()]
-        entries = entries.annotate(n_ran_sort=_count_per_entry(n=sum(per_status[1:], per_status[0])))
     page = keyset_page(entries, ENTRY_KEYS[sort], after=after, before=before)
     return page, code_entry_figures_for(page.items)
 

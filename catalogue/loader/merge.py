@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
-from catalogue import search
+from catalogue import counters, search
 from catalogue.loader.documents import SnapshotError
 
 
@@ -197,6 +197,9 @@ def merge_all(load_run_id: int | None) -> Report:
     report.add("Result", _results())
     report.add("Sample", _samples())
     _reindex_search()
+    places = report.counts["Sample"]
+    if places.created or places.updated or places.deleted or report.counts["Paper"].created:
+        counters.refresh()
     return report
 
 

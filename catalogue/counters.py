@@ -1,0 +1,74 @@
+"""Stored counts that lists sort by: places, papers and ran samples per code entry, samples per paper.
+
+``/code/`` lists entries by how many places they have and ``/papers/?sort=samples`` lists
+papers by how many code bodies they hold. Counting those per request means grouping
+every place of the catalogue before the first row can be shown (420,000 at archive size),
+so the counts are columns, indexed with the id for keyset pages, and kept true by the two
+things that change places: ``load_snapshot`` (``refresh()`` after its merge, set-wise)
+and a curator's status correction (``refresh(entry_ids=[...])``: one entry's places).
+
+The figures shown beside each row still come from ``queries`` (and ``catalogue.memo``);
+these columns only order the lists, and a test checks they agree with the figures.
+"""
+
+from django.db import connection
+
+from catalogue.models import Status
+
+# Distinct bodies per ran status, summed: SampleFigures.n_samples_ran's definition.
+_RAN = " + ".join(
+    f"COUNT(DISTINCT CASE WHEN s.status = '{status}' THEN s.body_id END)" for status in Status.ran_values()
+)
+
+
+def refresh(entry_ids: list[int] | None = None, paper_ids: list[int] | None = None) -> int:
+    """Recount entries and papers (all of them, or those given); returns the rows changed."""
+    changed = 0
+    with connection.cursor() as cursor:
+        if entry_ids is None or entry_ids:
+            only, params = _only("e.id", entry_ids)
+            cursor.execute(
+                f"""
+                UPDATE catalogue_codeentry SET n_places = c.n_places, n_papers = c.n_papers,
+                       n_samples_ran = c.n_ran
+                FROM (
+                    SELECT e.id,
+                           COUNT(s.id) AS n_places,
+                           COUNT(DISTINCT s.paper_id) AS n_papers,
+                           {_RAN} AS n_ran
+                    FROM catalogue_codeentry e LEFT JOIN catalogue_sample s ON s.entry_id = e.id
+                    WHERE {only}
+                    GROUP BY e.id
+                ) AS c
+                WHERE catalogue_codeentry.id = c.id
+                  AND (catalogue_codeentry.n_places <> c.n_places
+                       OR catalogue_codeentry.n_papers <> c.n_papers
+                       OR catalogue_codeentry.n_samples_ran <> c.n_ran)
+                """,
+                params,
+            )
+            changed += cursor.rowcount
+        if paper_ids is None or paper_ids:
+            only, params = _only("p.id", paper_ids)
+            # Papers without places keep their 0: only papers that have or had places are visited.
+            cursor.execute(
+                f"""
+                UPDATE catalogue_paper SET n_samples = c.n_samples
+                FROM (
+                    SELECT p.id, COUNT(DISTINCT s.body_id) AS n_samples
+                    FROM catalogue_paper p LEFT JOIN catalogue_sample s ON s.paper_id = p.id
+                    WHERE {only} AND (p.n_samples <> 0 OR s.id IS NOT NULL)
+                    GROUP BY p.id
+                ) AS c
+                WHERE catalogue_paper.id = c.id AND catalogue_paper.n_samples <> c.n_samples
+                """,
+                params,
+            )
+            changed += cursor.rowcount
+    return changed
+
+
+def _only(column: str, ids: list[int] | None) -> tuple[str, list]:
+    if ids is None:
+        return "1 = 1", []
+    return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)

@@ -1,0 +1,73 @@
+"""catalogue.counters: the stored counts lists sort by agree with the figures, after every change."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from catalogue import counters, curation, queries
+from catalogue.models import CodeEntry, Paper, Sample
+from tests.conftest import CODE_SEEDS, PAPER_SEED, load
+
+
+def assert_counts_agree():
+    for entry in CodeEntry.objects.all():
+        figures = queries.code_entry_figures(entry)
+        assert (entry.n_places, entry.n_papers, entry.n_samples_ran) == (
+            figures.n_places,
+            figures.n_papers,
+            figures.n_samples_ran,
+        ), entry.name
+    for paper in Paper.objects.all():
+        assert paper.n_samples == queries.paper_figures(paper).samples.n_samples, paper.slug
+
+
+def test_a_load_stores_the_counts_in_any_order(db):
+    load(*CODE_SEEDS)
+    assert_counts_agree()
+    load(PAPER_SEED)
+    assert_counts_agree()
+    assert CodeEntry.objects.filter(n_places__gt=1).exists()
+    assert Paper.objects.filter(n_samples__gt=1).exists()
+
+
+def test_a_status_correction_and_its_removal_move_the_ran_count(loaded_seeds):
+    curator = get_user_model().objects.create(username="curator")
+    # a place whose body is under no ran_honours place of its entry yet: the count moves by one
+    honoured = Sample.objects.filter(status="ran_honours").values_list("entry_id", "body_id")
+    sample = next(
+        s
+        for s in Sample.objects.filter(status="unverified").select_related("entry").order_by("id")
+        if (s.entry_id, s.body_id) not in set(honoured)
+    )
+    before = sample.entry.n_samples_ran
+    correction = curation.correct_status(
+        sample, "ran_honours", user=curator, reason="ran it", expected_version=None
+    )
+    sample.entry.refresh_from_db()
+    assert sample.entry.n_samples_ran == before + 1
+    assert_counts_agree()
+    curation.remove_correction(correction, user=curator, reason="undo")
+    sample.entry.refresh_from_db()
+    assert sample.entry.n_samples_ran == before
+    assert_counts_agree()
+
+
+def test_refresh_repairs_counts_and_reports_what_it_changed(loaded_seeds):
+    assert counters.refresh() == 0  # a load left them true
+    CodeEntry.objects.update(n_places=0)
+    Paper.objects.update(n_samples=99)
+    assert counters.refresh() == CodeEntry.objects.count() + Paper.objects.count()
+    assert_counts_agree()
+
+
+@pytest.mark.parametrize("sort", ["places", "papers", "ran"])
+def test_the_code_list_is_ordered_by_the_stored_counts(client, loaded_seeds, sort):
+    column = {"places": "n_places", "papers": "n_papers", "ran": "n_samples_ran"}[sort]
+    rows = client.get(f"/code/?sort={sort}").context["rows"]
+    shown = [getattr(entry, column) for entry, _ in rows]
+    assert shown == sorted(shown, reverse=True)
+    assert shown[0] == max(CodeEntry.objects.values_list(column, flat=True))
+
+
+def test_the_paper_list_sorted_by_samples_starts_with_the_most(client, loaded_seeds):
+    papers = client.get("/papers/?sort=samples").context["page"].items
+    assert papers[0].n_samples == max(Paper.objects.values_list("n_samples", flat=True)) > 0
