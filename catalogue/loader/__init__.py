@@ -1,9 +1,12 @@
 """Loading snapshot documents into the catalogue: ``load_paths`` is the one entry point.
 
-The whole load is one transaction: documents are read and checked one at a time
-(never the whole snapshot in memory), their rows streamed into temporary staging
-tables, then merged set-wise (``merge.py``). Any error rolls everything back, so the
-database is exactly as before. ``load_snapshot`` is a thin command around this.
+Documents are read and checked one at a time (never the whole snapshot in memory) and
+their rows streamed into this connection's temporary staging tables; then one transaction
+merges them set-wise (``merge.py``). Any error leaves the database exactly as before: the
+staging tables are private, and the merge rolls back. Reading comes before the transaction
+so that on SQLite, where a write transaction holds the whole file's write lock, the site's
+writers (curators' saves) wait for the merge only. ``load_snapshot`` is a thin command
+around this.
 """
 
 import contextlib
@@ -89,31 +92,30 @@ def load_paths(
     result = LoadResult(dry_run=dry_run)
     started = timezone.now()
     with exclusive_load_lock():
+        # Outside the transaction: these write only the temporary staging tables.
+        stage = staging.Staging()
+        stage.create()
+        known = KnownDocuments(
+            ()
+            if force
+            else (
+                KnownDocuments.prefix(sha)
+                for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
+            )
+        )
+        reads = read_all(snapshot, known, stage.vendor, workers)
+        for i, read in enumerate(reads, 1):
+            if read.error and not keep_going:
+                raise read.error
+            stage.add(read.tuples)
+            outcome = read.outcome
+            stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]})
+            result.note(outcome, read.warnings)
+            if progress:
+                progress(i, len(snapshot), outcome.path)
+        stage.flush()
         try:
             with transaction.atomic():
-                stage = staging.Staging()
-                stage.create()
-                known = KnownDocuments(
-                    ()
-                    if force
-                    else (
-                        KnownDocuments.prefix(sha)
-                        for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
-                    )
-                )
-                reads = read_all(snapshot, known, stage.vendor, workers)
-                for i, read in enumerate(reads, 1):
-                    if read.error and not keep_going:
-                        raise read.error
-                    stage.add(read.tuples)
-                    outcome = read.outcome
-                    stage.add(
-                        {"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]}
-                    )
-                    result.note(outcome, read.warnings)
-                    if progress:
-                        progress(i, len(snapshot), outcome.path)
-                stage.flush()
                 run = None
                 if not dry_run:
                     run = LoadRun.objects.create(started_at=started, outcome=LoadRun.Outcome.RUNNING)
@@ -130,9 +132,9 @@ def load_paths(
                 )
                 run.save()
                 _record_files(run.id)
-                stage.drop()
         except _DryRunRollback:
             pass
+        stage.drop()
     return result
 
 
