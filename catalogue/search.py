@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 
+from catalogue import memo
 from catalogue.models import SearchKind
 
 MAX_WORDS = 12
@@ -58,8 +59,18 @@ def _hits_sql(q: str, kinds: list[str]) -> tuple[str, list] | None:
 
 
 def ranked(q: str, kinds: list[str] | None = None, limit: int = 1000) -> list[Hit]:
-    """The best ``limit`` matches, best first, across the given kinds (default: all)."""
-    built = _hits_sql(q, kinds or list(SearchKind.values))
+    """The best ``limit`` matches, best first, across the given kinds (default: all).
+
+    Ranking reads every match (17,529 for "language pretraining" at 500,000 papers: ~0.7 s on
+    PostgreSQL, against ~30 ms at 20,000), so a query's hits are remembered per data version
+    (catalogue.memo): the first reader of a query after a load pays, the others read them back.
+    """
+    kinds = kinds or list(SearchKind.values)
+    return memo.remember("search", (tuple(words(q)), tuple(kinds), limit), lambda: _ranked(q, kinds, limit))
+
+
+def _ranked(q: str, kinds: list[str], limit: int) -> list[Hit]:
+    built = _hits_sql(q, kinds)
     if built is None:
         return []
     sql, params = built

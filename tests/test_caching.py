@@ -215,3 +215,19 @@ def test_a_correction_moves_the_remembered_figures(client, loaded_seeds, figures
     after = body(client, ENTRY).context["figures"]
     assert after.n_samples_ran == before.n_samples_ran + 1
     assert after == queries.code_entry_figures(entry)
+
+
+@pytest.mark.parametrize("url", ["/search?q=pipeline", "/api/v1/papers/?q=pipeline"])
+def test_a_querys_ranked_hits_are_found_once_per_data_version(
+    client, loaded_seeds, figures_on, url, settings
+):
+    def ranking_queries():
+        with CaptureQueriesContext(connection) as ctx:
+            shown = body(client, url).content
+        return sum("bm25(" in q["sql"] or "ts_rank_cd(" in q["sql"] for q in ctx.captured_queries), shown
+
+    ranked_first, first = ranking_queries()
+    ranked_again, again = ranking_queries()
+    assert ranked_first == 1
+    assert ranked_again == 0
+    assert again == first
