@@ -112,9 +112,29 @@ def read(path: Path, name: str | None = None) -> RawDocument:
 
     ``name`` is what errors call the file (its name within the load; default: its own name).
     """
-    name = name or path.name
     data = path.read_bytes()
-    sha = hashlib.sha256(data).hexdigest()
+    name = name or path.name
+    return parse(path, name, data, checksum(name, data))
+
+
+def checksum(name: str, data: bytes) -> str:
+    """The SHA-256 of a file's bytes as stored (compressed or not): what a load remembers.
+
+    Bytes already loaded under another name are skipped unparsed by a reload, so whether
+    they are gzip must agree with this file's name here, before that shortcut.
+    """
+    if name.endswith(".gz") != data.startswith(_GZIP_MAGIC):
+        if name.endswith(".gz"):
+            raise SnapshotError(name, "", "not a valid gzip file (no gzip header)")
+        raise SnapshotError(name, "", "gzip-compressed, but not named .json.gz")
+    return hashlib.sha256(data).hexdigest()
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def parse(path: Path, name: str, data: bytes, sha: str) -> RawDocument:
+    """``read`` for bytes already read (a reload checks the checksum first, then parses)."""
     if path.name.endswith(".gz"):
         try:
             data = gzip.decompress(data)

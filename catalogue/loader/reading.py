@@ -73,11 +73,16 @@ def read_one(snapshot: Snapshot, name: str, known: KnownDocuments, vendor: str) 
 
     raw = None
     try:
-        raw = documents.read(snapshot.path(name), name)
+        path = snapshot.path(name)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise SnapshotError(name, "", f"cannot read: {exc.strerror or exc}") from None
+        sha = documents.checksum(name, data)
+        if sha in known:  # nothing in it can change the catalogue: not even parsed
+            return ReadResult(FileOutcome(path=name, sha256=sha, status="already_loaded"))
+        raw = documents.parse(path, name, data, sha)
         outcome = FileOutcome(path=raw.name, sha256=raw.sha256)
-        if raw.sha256 in known:
-            outcome.status = "already_loaded"
-            return ReadResult(outcome)
         parsed = validate.parse(raw)
     except SnapshotError as exc:
         outcome = FileOutcome(path=name, sha256=raw.sha256 if raw else "", status="skipped", error=str(exc))
