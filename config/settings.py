@@ -70,6 +70,8 @@ MIDDLEWARE = [
     # request.user.is_verified(): did this session give a TOTP code (django-otp)?
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Public reads on PostgreSQL: one REPEATABLE READ snapshot per request (never half a load).
+    "config.consistency.ConsistentReadMiddleware",
     # A view failing because the database is unreachable answers 503 + Retry-After (the response
     # still passes through every middleware above, so it keeps the security headers).
     "config.errors.DatabaseUnavailableMiddleware",
