@@ -185,6 +185,9 @@ class Paper(Harvested):
             models.Index(fields=["month", "id"]),
             models.Index(fields=["created_at"]),
             models.Index(fields=["-n_samples", "-id"], name="paper_by_samples"),
+            # The orders the page and the API offer, each with its tie-break (keyset pages).
+            models.Index(fields=["title", "slug"], name="paper_by_title"),
+            models.Index(fields=["date", "slug"], name="paper_by_date"),
         ]
 
     def __str__(self):

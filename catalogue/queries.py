@@ -243,7 +243,12 @@ def decode_cursor(token: str | None, keys: list[Key]) -> list | None:
 
 
 def _beyond(keys: list[Key], values: list, *, forward: bool) -> Q:
-    """Rows strictly after (forward) or before the row whose key values are ``values``."""
+    """Rows strictly after (forward) or before the row whose key values are ``values``.
+
+    ``a < x OR (a = x AND b < y)`` alone is a filter PostgreSQL applies row by row (10,000
+    rows read to reach the middle of 20,000 papers); the redundant ``a <= x`` in front is a
+    range the (a, b) index starts the scan at, in either direction and with mixed orders.
+    """
     condition = Q()
     for i, key in enumerate(keys):
         lookup = "lt" if key.descending == forward else "gt"
@@ -251,7 +256,8 @@ def _beyond(keys: list[Key], values: list, *, forward: bool) -> Q:
         for earlier, value in zip(keys[:i], values[:i], strict=True):
             step &= Q(**{earlier.field: value})
         condition |= step
-    return condition
+    first = keys[0]
+    return Q(**{f"{first.field}__{'lte' if first.descending == forward else 'gte'}": values[0]}) & condition
 
 
 def keyset_page(
@@ -332,7 +338,9 @@ def catalogue_counts() -> CatalogueCounts:
 
 def recent_papers(limit: int = 10) -> list[Paper]:
     """The papers most recently added to the catalogue, newest first."""
-    return list(Paper.objects.order_by("-created_at", "-id")[:limit])
+    # By id, which grows as papers are added: one load gives all its papers the same
+    # created_at, so ordering by it sorted every paper of the catalogue.
+    return list(Paper.objects.order_by("-id")[:limit])
 
 
 def with_list_figures(papers: list[Paper]) -> list[Paper]:
@@ -375,7 +383,7 @@ class PaperFilters:
 
 PAPER_KEYS = {
     PaperSort.DATE: [Key("month", True, str), Key("id", True, int)],
-    PaperSort.TITLE: [Key("title", False, str), Key("id", False, int)],
+    PaperSort.TITLE: [Key("title", False, str), Key("slug", False, str)],  # the API's order too
     PaperSort.SAMPLES: [Key("n_samples", True, int), Key("id", True, int)],  # catalogue.counters
 }
 

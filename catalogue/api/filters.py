@@ -488,7 +488,11 @@ class SampleFilter(_DatedFilterSet):
         help_text="Full-text search (the site's search) over the place's paper, routine name and repository.",
     )
     status = df.MultipleChoiceFilter(
-        choices=Status.choices, help_text="Status of the place; repeat for any of several."
+        # distinct=False: a column of the place itself, so no join can repeat a row; the
+        # default DISTINCT made PostgreSQL sort every matching place before the first page.
+        choices=Status.choices,
+        distinct=False,
+        help_text="Status of the place; repeat for any of several.",
     )
     ran = BooleanFilter(method="filter_ran", help_text="Places that ran (any status but unverified).")
     corrected = BooleanFilter(
