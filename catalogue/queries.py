@@ -647,8 +647,15 @@ def search_page(q: str, filters: SearchFilters, page: int = 1) -> SearchPage:
     """Ranked hits for ``q`` narrowed by ``filters``, one page of them, and facet counts.
 
     Each facet is counted over the hits that pass every *other* filter, so a reader sees
-    what choosing a value would leave. A fixed number of queries, whatever the hits.
+    what choosing a value would leave. A fixed number of queries, whatever the hits; and
+    remembered per data version (catalogue.memo), as ranking reads every match.
     """
+    return memo.remember(
+        "search_page", (tuple(search.words(q)), filters, page), lambda: _search_page(q, filters, page)
+    )
+
+
+def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
     hits = search.ranked(q, limit=SEARCH_FACET_LIMIT + 1)
     capped = len(hits) > SEARCH_FACET_LIMIT
     items = [SearchItem(h.kind, h.object_id, h.rank) for h in hits[:SEARCH_FACET_LIMIT]]

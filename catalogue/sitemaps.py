@@ -20,6 +20,14 @@ class _Section(Sitemap):
     def items(self):
         return self.model.objects.only("id", *self.fields).order_by("id")
 
+    @property
+    def paginator(self):
+        # The API's paginator: the total is remembered per data version (not a COUNT of
+        # 576,000 papers per request) and a deep page skips rows on the id index alone.
+        from catalogue.api.pagination import KeysFirstPaginator
+
+        return KeysFirstPaginator(self._items(), self.limit)
+
 
 class PaperSitemap(_Section):
     model = Paper

@@ -366,6 +366,12 @@ def repo_detail(request, owner: str, name: str):
     )
 
 
+# Rows a leaderboard's table shows, best first: the biggest boards hold hundreds of results
+# (346 at 500,000 papers), and rendering every one grew the page with the board. The chart
+# shows all of them; the API lists all of them.
+LEADERBOARD_ROWS = 100
+
+
 @require_safe
 @cached_page
 def leaderboard_detail(request, slug: str):
@@ -405,7 +411,9 @@ def leaderboard_detail(request, slug: str):
         meta,
         board=board,
         title=title,
-        results=ordered,
+        results=ordered[:LEADERBOARD_ROWS],
+        n_results=len(ordered),
+        results_api=api_url("evaluations", board.slug, "results"),
         metric=metric,
         metric_names=names,
         lower_is_better=lower,

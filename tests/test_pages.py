@@ -798,3 +798,20 @@ def test_page_cache_keeps_pages_apart(client, loaded_seeds, settings):
         not in html(client, "/code/check-args-torchrun-main?status=unverified").split("<tbody>")[-1]
     )
     assert html(client, "/papers/?sort=title") != html(client, "/papers/?sort=samples")
+
+
+def test_a_big_leaderboard_shows_its_best_hundred_rows_and_points_to_all(client, db):
+    from catalogue.views import LEADERBOARD_ROWS
+
+    board = make_leaderboard()
+    paper = make_paper()
+    for i in range(LEADERBOARD_ROWS + 5):
+        make_result(leaderboard=board, paper=paper, model=f"model-{i}", metrics={"Accuracy": f"{i}.0%"})
+    response = client.get(board.get_absolute_url())
+    shown = [r.model for r in response.context["results"]]
+    assert shown == [f"model-{i}" for i in range(LEADERBOARD_ROWS + 4, 4, -1)]  # the best, best first
+    page = response.content.decode()
+    assert f"{LEADERBOARD_ROWS + 5} results" in page
+    assert f"The best {LEADERBOARD_ROWS} of {LEADERBOARD_ROWS + 5} results by Accuracy" in page
+    assert f"/api/v1/evaluations/{board.slug}/results/" in page
+    assert client.get(f"/api/v1/evaluations/{board.slug}/results/?items_per_page=500").json()["count"] == 105

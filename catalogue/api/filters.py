@@ -165,7 +165,12 @@ class StableOrderingFilter(df.OrderingFilter):
 
     def filter(self, qs, value):
         fields = [self.get_ordering_value(p) for p in value or () if p]  # "a,,b" holds empty items
-        return qs.order_by(*fields, self.tiebreak) if fields else qs
+        if not fields:
+            return qs
+        # The tie-break runs the way the last field does, so that (date DESC, slug DESC) is one
+        # backward walk of the (date, slug) index rather than a sort of the whole list.
+        tiebreak = f"-{self.tiebreak}" if fields[-1].startswith("-") else self.tiebreak
+        return qs.order_by(*fields, tiebreak)
 
 
 class DatasetFilter(LookupFilter):
