@@ -1,4 +1,6 @@
-"""config.consistency: a public read on PostgreSQL sees one state of the catalogue.
+"""Reads on PostgreSQL: one snapshot per public request (config.consistency), and indexes.
+
+A public read on PostgreSQL sees one state of the catalogue.
 
 A load that commits while a page runs its queries must not show in half of them. Here the
 "page" counts papers, another connection commits a new paper (as a load would), and the
@@ -71,3 +73,18 @@ def test_writes_and_the_admin_are_left_in_autocommit(on_postgres):
     middleware(RequestFactory().get("/healthz"))
     middleware(RequestFactory().get("/code/"))
     assert seen == [False, False, False, True]
+
+
+def test_the_api_title_filter_can_use_the_trigram_index(on_postgres):
+    make_paper(title="Attention is all you need")
+    qs = Paper.objects.filter(title__icontains="ttention")
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")  # a table this small is read whole anyway
+        try:
+            sql, params = qs.query.sql_with_params()
+            cursor.execute(f"EXPLAIN {sql}", params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        finally:
+            cursor.execute("RESET enable_seqscan")
+    assert "paper_title_trgm" in plan, plan
+    assert list(qs.values_list("title", flat=True)) == ["Attention is all you need"]
