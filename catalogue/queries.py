@@ -390,10 +390,18 @@ PAPER_KEYS = {
 
 def filtered_papers(filters: PaperFilters) -> QuerySet[Paper]:
     papers = Paper.objects.all()
+    # A task or method by its id, tested per paper with EXISTS: the planner then knows from
+    # the column's statistics whether the task is common (72,556 papers for the busiest at
+    # 500,000: walk the (month, id) index and probe) or rare (fetch its papers and sort). A
+    # join on the slug hid that and always fetched and sorted them all: 0.6 s at 500,000.
     if filters.task:
-        papers = papers.filter(tasks__slug=filters.task)
+        task_id = Task.objects.filter(slug=filters.task).values_list("id", flat=True).first()
+        through = Paper.tasks.through.objects
+        papers = papers.filter(Exists(through.filter(paper_id=OuterRef("pk"), task_id=task_id)))
     if filters.method:
-        papers = papers.filter(methods__slug=filters.method)
+        method_id = Method.objects.filter(slug=filters.method).values_list("id", flat=True).first()
+        through = Paper.methods.through.objects
+        papers = papers.filter(Exists(through.filter(paper_id=OuterRef("pk"), method_id=method_id)))
     if filters.year:
         # A range on the stored month, so the (month, id) index serves it.
         papers = papers.filter(month__gte=f"{filters.year:04d}-01", month__lte=f"{filters.year:04d}-12")
