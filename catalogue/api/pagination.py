@@ -9,6 +9,7 @@ parameter, never a silent default.
 """
 
 from django.conf import settings
+from django.core.exceptions import EmptyResultSet
 from django.core.paginator import InvalidPage
 from django.core.paginator import Paginator as DjangoPaginator
 from django.db.models import QuerySet
@@ -65,7 +66,10 @@ class KeysFirstPaginator(DjangoPaginator):
         rows = self.object_list
         if not isinstance(rows, QuerySet):
             return super().count
-        sql, params = rows.query.get_compiler(rows.db).as_sql()
+        try:
+            sql, params = rows.query.get_compiler(rows.db).as_sql()
+        except EmptyResultSet:  # a filter Django knows selects nothing (no SQL to key on)
+            return 0
         return memo.remember("api_count", (sql, tuple(map(repr, params))), lambda: rows.count())
 
     def page(self, number):
