@@ -182,9 +182,13 @@ class DatasetFilter(LookupFilter):
         )
 
 
-def _slug_choice(model, field_name, help_text, to_field="slug"):
+def _slug_choice(model, field_name, help_text, to_field="slug", **kwargs):
     return df.ModelChoiceFilter(
-        queryset=model.objects.all(), to_field_name=to_field, field_name=field_name, help_text=help_text
+        queryset=model.objects.all(),
+        to_field_name=to_field,
+        field_name=field_name,
+        help_text=help_text,
+        **kwargs,
     )
 
 
@@ -285,8 +289,8 @@ class PaperFilter(_DatedFilterSet):
     abstract = df.CharFilter(
         field_name="abstract", lookup_expr="icontains", help_text="Part of the abstract."
     )
-    task = _slug_choice(Task, "tasks", "Papers on this task (task id).")
-    method = _slug_choice(Method, "methods", "Papers using this method (method id).")
+    task = _slug_choice(Task, "tasks", "Papers on this task (task id).", method="filter_task")
+    method = _slug_choice(Method, "methods", "Papers using this method (method id).", method="filter_method")
     dataset = DatasetFilter(
         method="filter_dataset",
         help_text="Papers with a result on this dataset, or that introduced it (dataset name).",
@@ -345,6 +349,12 @@ class PaperFilter(_DatedFilterSet):
 
     def filter_status(self, queryset, name, value):
         return queryset.filter(Exists(Sample.objects.filter(paper=OuterRef("pk"), status=value)))
+
+    def filter_task(self, queryset, name, value):
+        return queries.on_task(queryset, value.pk)
+
+    def filter_method(self, queryset, name, value):
+        return queries.using_method(queryset, value.pk)
 
     def filter_code_entry(self, queryset, name, value):
         return queryset.filter(Exists(Sample.objects.filter(paper=OuterRef("pk"), entry=value)))

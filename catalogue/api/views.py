@@ -246,7 +246,7 @@ class TaskPaperList(_TaskChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_papers().filter(tasks=self.task)
+        return queries.on_task(queries.api_papers(), self.task.pk)
 
 
 class TaskEvaluationList(_TaskChild, ListView):
