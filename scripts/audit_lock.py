@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             findings.append(f"{name}=={version}: {vuln['id']} (fixed in {fixed}) {vuln.get('summary') or ''}")
 
     newest_pins = sum(pinned[n] == data[n]["info"]["version"] for n in pinned)
-    print(f"audit: {len(pinned)} pins in {args.lock.name}; {newest_pins} are the newest release and were audited")
+    print(f"audit: {len(pinned)} pins in {args.lock.name}; {newest_pins} are the newest release and audited")
     for line in findings:
         print(f"  VULNERABLE {line}")
     for line in behind:
