@@ -190,7 +190,7 @@ class Paper(Harvested):
             models.Index(fields=["date", "slug"], name="paper_by_date"),
             # The API's default order is the slug; with the id in the index, a filtered list
             # (papers on a task, with official code) walks it without reading each paper's row.
-            models.Index(fields=["slug"], include=["id"], name="paper_slug_with_id"),
+            models.Index(fields=["slug", "id"], name="paper_slug_with_id"),
         ]
 
     def __str__(self):

@@ -12,6 +12,6 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='paper',
-            index=models.Index(fields=['slug'], include=('id',), name='paper_slug_with_id'),
+            index=models.Index(fields=['slug', 'id'], name='paper_slug_with_id'),
         ),
     ]
