@@ -393,12 +393,15 @@ PAPER_KEYS = {
 # walk the order's index and probe) or rare (fetch its papers, then sort). A join on the
 # task's slug hid that and always fetched and sorted them all: 0.6 s at 500,000 papers.
 def on_task(papers: QuerySet[Paper], task_id: int | None) -> QuerySet[Paper]:
-    return papers.filter(Exists(Paper.tasks.through.objects.filter(paper_id=OuterRef("pk"), task_id=task_id)))
+    return _linked(papers, Paper.tasks, task_id=task_id)
 
 
 def using_method(papers: QuerySet[Paper], method_id: int | None) -> QuerySet[Paper]:
-    through = Paper.methods.through.objects
-    return papers.filter(Exists(through.filter(paper_id=OuterRef("pk"), method_id=method_id)))
+    return _linked(papers, Paper.methods, method_id=method_id)
+
+
+def _linked(papers: QuerySet[Paper], relation, **target) -> QuerySet[Paper]:
+    return papers.filter(Exists(relation.through.objects.filter(paper_id=OuterRef("pk"), **target)))
 
 
 def filtered_papers(filters: PaperFilters) -> QuerySet[Paper]:

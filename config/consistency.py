@@ -15,8 +15,8 @@ settings give (``IMMEDIATE``), which would queue every reader behind a running l
 from django.db import DatabaseError, connections, router, transaction
 
 from catalogue.models import Paper
+from config.routers import is_public_read
 
-SAFE = {"GET", "HEAD", "OPTIONS"}
 # Probes answer about the process and the database themselves: no transaction around them.
 PROBES = {"/healthz", "/readyz"}
 
@@ -26,7 +26,7 @@ class ConsistentReadMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method not in SAFE or request.path in PROBES or request.path.startswith(_admin_prefix()):
+        if not is_public_read(request) or request.path in PROBES:
             return self.get_response(request)
         alias = router.db_for_read(Paper)
         connection = connections[alias]
@@ -45,9 +45,3 @@ class ConsistentReadMiddleware:
             # view answers as it would without one, from its cached copy or with the clean 503.
             return self.get_response(request)
         return response
-
-
-def _admin_prefix() -> str:
-    from django.urls import reverse
-
-    return reverse("admin:index")

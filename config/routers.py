@@ -45,20 +45,22 @@ def unpin(token) -> None:
     _pinned_to_primary.reset(token)
 
 
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def is_public_read(request) -> bool:
+    """A safe request outside the admin: what replicas and one-snapshot reads are for."""
+    return request.method in SAFE_METHODS and not request.path.startswith(_admin_prefix())
+
+
 class PrimaryForRequestMiddleware:
     """Pins the admin, logged-in users and every unsafe request to the primary."""
-
-    SAFE = {"GET", "HEAD", "OPTIONS"}
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        needs_primary = (
-            request.method not in self.SAFE
-            or request.path.startswith(_admin_prefix())
-            or settings.SESSION_COOKIE_NAME in request.COOKIES
-        )
+        needs_primary = not is_public_read(request) or settings.SESSION_COOKIE_NAME in request.COOKIES
         if not needs_primary:
             return self.get_response(request)
         token = pin_to_primary()
