@@ -9,6 +9,21 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = sorted((ROOT / "fixtures").glob("*.json"))
 CODE_SEEDS = [s for s in SEEDS if not s.name.startswith("003")]
 PAPER_SEED = next(s for s in SEEDS if s.name.startswith("003"))
+# One public page of each kind, all of them filled by the seeds (security and browser tests).
+SEED_PAGE_KINDS = [
+    "/",
+    "/search?q=training",
+    "/papers/",
+    "/paper/gpipe-efficient-training-of-giant-neural",
+    "/code/",
+    "/code/forward-step-func",
+    "/body/c233d4777fc58003",
+    "/repo/pytorch/pippy",
+    "/sota/image-classification-on-imagenet",
+    "/task/image-classification",
+    "/method/gpipe",
+    "/about",
+]
 # The figures a code-entry document states (SNAPSHOT-FORMAT.md), in one place for every test.
 FIGURES = (
     "n_papers",

@@ -17,7 +17,7 @@ from django.urls import reverse
 from catalogue.models import Paper, Sample
 from tests.admin_client import make_curator
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
-from tests.conftest import SEEDS, load
+from tests.conftest import SEED_PAGE_KINDS, SEEDS, load
 
 pytestmark = [
     pytest.mark.browser,
@@ -28,22 +28,7 @@ pytestmark = [
 ]
 
 
-PUBLIC_PAGES = [
-    "/",
-    "/search?q=training",
-    "/papers/",
-    "/paper/gpipe-efficient-training-of-giant-neural",
-    "/code/",
-    "/code/forward-step-func",
-    "/body/c233d4777fc58003",
-    "/repo/pytorch/pippy",
-    "/sota/image-classification-on-imagenet",
-    "/task/image-classification",
-    "/method/gpipe",
-    "/about",
-    "/api/docs/",
-    "/api/redoc/",
-]
+PUBLIC_PAGES = [*SEED_PAGE_KINDS, "/api/docs/", "/api/redoc/"]
 # Violations are recorded in the page as they happen; the test reads them after each visit.
 LISTEN = """
 window.__cspViolations = [];

@@ -17,24 +17,13 @@ from django.urls import include, path, reverse
 
 from catalogue.models import Paper
 from tests.admin_client import make_curator
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SEED_PAGE_KINDS
 
 pytestmark = pytest.mark.django_db
 
 PUBLIC_PAGES = [
-    "/",
-    "/search?q=training",
+    *SEED_PAGE_KINDS,
     "/search?q=training&kind=paper",
-    "/papers/",
-    "/paper/gpipe-efficient-training-of-giant-neural",
-    "/code/",
-    "/code/forward-step-func",
-    "/body/c233d4777fc58003",
-    "/repo/pytorch/pippy",
-    "/sota/image-classification-on-imagenet",
-    "/task/image-classification",
-    "/method/gpipe",
-    "/about",
     "/robots.txt",
     "/sitemap.xml",
     "/healthz",
