@@ -416,7 +416,6 @@ def test_reading_in_worker_processes_gives_the_same_database(db, monkeypatch, tm
     bad = write(tmp_path / "bad.json", {"url": "/code/x", "entry": "x", "samples": [{"arxiv_id": "1"}]})
     monkeypatch.setattr(reading, "PARALLEL_FROM_FILES", 1)
     monkeypatch.setattr(reading, "CHUNK_FILES", 1)
-    monkeypatch.setattr(reading, "CHUNKS_PER_WORKER", 1)  # a fresh worker for every chunk
     load_paths(SEEDS, workers=0)
     in_process = catalogue_state()
     wipe()

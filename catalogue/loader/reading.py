@@ -25,11 +25,6 @@ from catalogue.loader.documents import Snapshot, SnapshotError
 PARALLEL_FROM_FILES = 256
 CHUNK_FILES = 64
 IN_FLIGHT_PER_WORKER = 4
-# A worker is replaced after this many chunks (8,000 files). Parsing documents of every size
-# leaves a worker's heap fragmented: at 500,000 papers workers grew from 100 to 175 MB on a
-# reload and further on a load, so their memory grew with the snapshot. A fresh worker costs
-# about half a second of start-up, 36 times per worker at archive size.
-CHUNKS_PER_WORKER = 125
 
 
 @dataclass
@@ -124,7 +119,6 @@ def read_all(
         mp_context=context,
         initializer=loadworker.start,
         initargs=(snapshot.root, known.sorted),
-        max_tasks_per_child=CHUNKS_PER_WORKER,
     ) as pool:
         pending: deque = deque()
         starts = iter(range(0, len(names), CHUNK_FILES))
