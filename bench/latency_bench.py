@@ -137,7 +137,7 @@ def fetch(port: int, path: str, timeout: float = 120) -> tuple[int, dict, bytes]
 
 
 def keyset_cursor(values: list) -> str:
-    """The pages' cursor for a row (catalogue.queries.encode_cursor, without importing Django)."""
+    """The pages' cursor for a row (catalogue.pagination.keyset.encode_cursor, without importing Django)."""
     raw = json.dumps(values, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 

@@ -1,6 +1,6 @@
 """One response cache for the public pages and the JSON API, keyed on the data's version.
 
-A cached response is stored under ``queries.data_version()`` (one indexed query), the scheme,
+A cached response is stored under :func:`data_version` (one indexed query), the scheme,
 the host and the full path. A finished ``load_snapshot`` or a curator's correction changes
 that version, so every entry built before it is never read again and the next request
 builds afresh: no list of keys to delete, and the same in every process when ``CACHES``
@@ -28,12 +28,11 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date
 
-from catalogue import queries
 from config.errors import database_unreachable
 
 # Headers a view sets that belong to the stored copy. Everything else (cookies, CSP, request
@@ -47,6 +46,23 @@ class Copy:
     headers: tuple[tuple[str, str], ...]
     etag: str
     last_modified: float  # seconds since the epoch
+
+
+def data_version() -> str:
+    """A token that changes whenever the loader or a curator may have changed what pages show.
+
+    A successful load adds a LoadRun; a correction adds a Correction row and removing one
+    sets its ``removed_at``. One indexed query, so pages can be cached against it (and the
+    figures of ``catalogue.memo`` remembered under it).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT (SELECT MAX(id) FROM catalogue_loadrun WHERE outcome = %s),"
+            " (SELECT MAX(id) FROM catalogue_correction),"
+            " (SELECT MAX(removed_at) FROM catalogue_correction)",
+            ["succeeded"],
+        )
+        return "|".join(str(value) for value in cursor.fetchone())
 
 
 def lifetime() -> int:
@@ -71,7 +87,7 @@ def lookup(request: HttpRequest, namespace: str) -> tuple[str, Copy | None]:
     """
     global _last_version
     try:
-        version = queries.data_version()
+        version = data_version()
     except DatabaseError as exc:
         if _last_version is None or not database_unreachable(exc):
             raise

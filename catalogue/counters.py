@@ -7,18 +7,14 @@ so the counts are columns, indexed with the id for keyset pages, and kept true b
 things that change places: ``load_snapshot`` (``refresh()`` after its merge, set-wise)
 and a curator's status correction (``refresh(entry_ids=[...])``: one entry's places).
 
-The figures shown beside each row still come from ``queries`` (and ``catalogue.memo``);
-these columns only order the lists, and a test checks they agree with the figures.
+The figures shown beside each row still come from ``catalogue.figures`` (and ``catalogue.memo``);
+these columns only order the lists. Their SQL is written by ``figures.sql`` from the same
+definitions, and a test checks they agree with the figures.
 """
 
 from django.db import connection
 
-from catalogue.models import Status
-
-# Distinct bodies per ran status, summed: SampleFigures.n_samples_ran's definition.
-_RAN = " + ".join(
-    f"COUNT(DISTINCT CASE WHEN s.status = '{status}' THEN s.body_id END)" for status in Status.ran_values()
-)
+from catalogue import figures
 
 
 def refresh(entry_ids: list[int] | None = None, paper_ids: list[int] | None = None) -> int:
@@ -33,9 +29,9 @@ def refresh(entry_ids: list[int] | None = None, paper_ids: list[int] | None = No
                        n_samples_ran = c.n_ran
                 FROM (
                     SELECT e.id,
-                           COUNT(s.id) AS n_places,
-                           COUNT(DISTINCT s.paper_id) AS n_papers,
-                           {_RAN} AS n_ran
+                           {figures.sql("n_places")} AS n_places,
+                           {figures.sql("n_papers")} AS n_papers,
+                           {figures.sql("n_samples_ran")} AS n_ran
                     FROM catalogue_codeentry e LEFT JOIN catalogue_sample s ON s.entry_id = e.id
                     WHERE {only}
                     GROUP BY e.id
@@ -55,7 +51,7 @@ def refresh(entry_ids: list[int] | None = None, paper_ids: list[int] | None = No
                 f"""
                 UPDATE catalogue_paper SET n_samples = c.n_samples
                 FROM (
-                    SELECT p.id, COUNT(DISTINCT s.body_id) AS n_samples
+                    SELECT p.id, {figures.sql("n_samples")} AS n_samples
                     FROM catalogue_paper p LEFT JOIN catalogue_sample s ON s.paper_id = p.id
                     WHERE {only} AND (p.n_samples <> 0 OR s.id IS NOT NULL)
                     GROUP BY p.id

@@ -35,7 +35,7 @@ from pathlib import Path
 from django.db.models import F, Prefetch
 from django.utils.text import slugify
 
-from catalogue import identities, queries
+from catalogue import figures, identities
 from catalogue.models import (
     Author,
     CodeEntry,
@@ -48,7 +48,6 @@ from catalogue.models import (
     Repo,
     Result,
     Sample,
-    Status,
     Task,
 )
 
@@ -196,7 +195,7 @@ def dump_snapshot(target: Path, *, compress: bool = False) -> ExportResult:
 
 def _papers_with_documents():
     return (
-        Paper.objects.exclude(paper_stamp="")
+        Paper.objects.from_paper_documents()
         .select_related("paper_document")
         .prefetch_related(
             Prefetch("authors", queryset=Author.objects.order_by("position")),
@@ -220,7 +219,7 @@ def _papers_with_documents():
             ),
             Prefetch(
                 "samples",
-                queryset=Sample.objects.exclude(paper_view_stamp="")
+                queryset=Sample.objects.described_by_paper_documents()
                 .select_related("paper", "entry", "body", "repo")
                 .order_by("entry__name", "body__sha256_prefix"),
                 to_attr="paper_view_samples",
@@ -352,31 +351,23 @@ def _syntology(paper: Paper) -> dict | None:
             }
             for h in repos
         ],
-        **_stated_paper_figures(rows),
+        **_stated_paper_figures(rows, paper),
         "samples": rows,
     }
 
 
-def _stated_paper_figures(rows: list[dict]) -> dict:
+def _stated_paper_figures(rows: list[dict], paper: Paper) -> dict:
     """The figures a paper document states, of the places it lists (as the loader checks them)."""
-    by_status: dict[str, set] = {}
-    kinds: dict[str, dict[str, set]] = {}
-    for row in rows:
-        sha = row["code_sha256_prefix"]
-        by_status.setdefault(row["status"], set()).add(sha)
-        kind = kinds.setdefault(
-            row["repo_kind"] or "unknown", {"samples": set(), "ran": set(), "repositories": set()}
-        )
-        kind["samples"].add(sha)
-        if row["status"] != Status.UNVERIFIED:
-            kind["ran"].add(sha)
-        if row["repo"]:
-            kind["repositories"].add(identities.parse_repo(row["repo"]).key)
-    return {
-        "summary": {s.value: len(by_status[s.value]) for s in Status if by_status.get(s.value)},
-        "by_repo_kind": {k: {n: len(v) for n, v in d.items()} for k, d in kinds.items()},
-        "n_pointer_only_for_licence": len({r["code_sha256_prefix"] for r in rows if not r["inline_ok"]}),
-    }
+    places = [
+        {
+            "body": row["code_sha256_prefix"],
+            "paper": paper.pk,
+            "repo": identities.parse_repo(row["repo"]).key if row["repo"] else None,
+            **{field: row[field] for field in ("status", "inline_ok", "behaviour_fingerprint", "repo_kind")},
+        }
+        for row in rows
+    ]
+    return figures.stated_paper_figures(places)
 
 
 # --- code-entry documents -------------------------------------------------------------------
@@ -390,8 +381,8 @@ def _code_entry_documents(writer: _Writer, result: ExportResult):
             .select_related("paper", "entry", "body", "repo")
             .order_by("paper__slug", "body__sha256_prefix")
         )
-        figures = queries.code_entry_figures(entry).as_dict()
-        figures.pop("n_places_corrected", None)  # not a figure of the snapshot format
+        stated = figures.code_entry_figures(entry).as_dict()
+        stated.pop("n_places_corrected", None)  # not a figure of the snapshot format
         titles = {s.paper_id: _title_correction(s.paper) for s in samples}
         doc = {
             "about": entry.document.about or DEFAULT_ABOUT,
@@ -403,7 +394,7 @@ def _code_entry_documents(writer: _Writer, result: ExportResult):
             "source": entry.document.source,
             "read_at": _iso(_code_read_at(entry, samples)),
             "claim": entry.claim,
-            **figures,
+            **stated,
             "samples": [
                 {
                     "arxiv_id": s.paper.arxiv_id,

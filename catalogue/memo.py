@@ -3,7 +3,7 @@
 Counts and sample figures over large sets (the whole catalogue on the home page, the
 34,000 places of ``forward`` at archive size, a list's total for the API's page mode)
 cost time in proportion to what they count. They change only when a load or a
-curator's correction changes the data, and ``queries.data_version()`` (one indexed
+curator's correction changes the data, and ``caching.data_version()`` (one indexed
 query) names that state. So a figure is stored in the shared cache under the version it
 was computed at, and read back by every request until the next change: the first
 request after a load pays for it, every later one reads one cache entry.
@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.core.cache import cache
+
+from catalogue import caching
 
 _MISSING = object()
 
@@ -38,9 +40,7 @@ def remember[T](name: str, part: object, compute: Callable[[], T]) -> T:
     lifetime = _lifetime()
     if not lifetime:
         return compute()
-    from catalogue.queries import data_version  # queries uses this module
-
-    key = _key(name, part, data_version())
+    key = _key(name, part, caching.data_version())
     value = cache.get(key, _MISSING)
     if value is _MISSING:
         value = compute()
@@ -54,9 +54,7 @@ def remember_many(name: str, parts: Iterable, compute: Callable[[list], dict]) -
     lifetime = _lifetime()
     if not lifetime:
         return compute(parts)
-    from catalogue.queries import data_version
-
-    version = data_version()
+    version = caching.data_version()
     keys = {part: _key(name, part, version) for part in parts}
     found = cache.get_many(list(keys.values()))
     values = {part: found[key] for part, key in keys.items() if key in found}

@@ -57,6 +57,13 @@ def parse(value) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def fractional_year(month: str) -> float | None:
+    """``"2019-07"`` as 2019.5 (a position on a time axis); None unless it is such a month."""
+    if len(month) == 7 and month[:4].isdigit() and month[5:].isdigit():
+        return int(month[:4]) + (int(month[5:]) - 1) / 12
+    return None
+
+
 def lower_is_better(name: str) -> bool:
     """True when the metric's name marks it as an error, loss, rate of mistakes or distance."""
     lowered = (name or "").lower()

@@ -1,35 +1,23 @@
-"""Reads shared by pages, API and admin, and the one place the catalogue's figures are computed.
+"""Reads for the public pages: each page's objects, fetched with what it shows in a fixed number of queries.
 
-Every figure of SNAPSHOT-FORMAT.md is derived here from the sample rows, never copied
-from a document, so a corrected status moves every figure that depends on it.
-Units: ``n_samples``, ``n_samples_ran``, ``n_samples_fingerprinted`` and ``by_status``
-count distinct code bodies; ``n_places`` and ``n_places_pointer_only`` count places
-(sample rows); a body with places in several statuses counts under each status.
+Lists are keyset-paginated ("after this row", ``catalogue.pagination.keyset``), never by
+OFFSET, so page 10,000 costs what page 1 does. Filters are the models' query vocabulary
+(``Paper.objects.with_code()``…); figures come from ``catalogue.figures``; the JSON API's
+reads are ``catalogue.api.queries``.
 """
 
-import base64
 import json
 from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
 from django.db import connection, models
-from django.db.models import (
-    Count,
-    Exists,
-    F,
-    OuterRef,
-    Prefetch,
-    Q,
-    QuerySet,
-    Subquery,
-    prefetch_related_objects,
-)
+from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from catalogue import identities, memo, search
+from catalogue import charts, figures, identities, memo, metrics, search
+from catalogue.figures import PaperFigures, SampleFigures
 from catalogue.models import (
     Author,
     CodeBody,
@@ -47,134 +35,8 @@ from catalogue.models import (
     Status,
     Task,
 )
-
-RAN = ~Q(status=Status.UNVERIFIED)
-
-
-@dataclass(frozen=True)
-class SampleFigures:
-    n_places: int
-    n_places_pointer_only: int
-    n_samples: int
-    n_samples_ran: int
-    n_samples_fingerprinted: int
-    n_papers: int
-    n_papers_ran: int
-    by_status: dict[str, int]  # every status, zeros included
-    n_places_corrected: int = 0  # places whose status a curator corrected (figures include them)
-
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
-
-def _figure_aggregates(prefix: str = "") -> dict:
-    body, paper, place = f"{prefix}body", f"{prefix}paper", f"{prefix}id"
-
-    def q(**kwargs):
-        return Q(**{f"{prefix}{k}": v for k, v in kwargs.items()})
-
-    ran = ~q(status=Status.UNVERIFIED)
-    aggregates = {
-        "n_places": Count(place),
-        "n_places_pointer_only": Count(place, filter=q(inline_ok=False)),
-        "n_samples": Count(body, distinct=True),
-        "n_samples_fingerprinted": Count(body, distinct=True, filter=q(behaviour_fingerprint=True)),
-        "n_papers": Count(paper, distinct=True),
-        "n_papers_ran": Count(paper, distinct=True, filter=ran),
-        "n_places_corrected": Count(place, filter=q(status_corrected=True)),
-    }
-    for status in Status:
-        aggregates[f"by_status_{status.value}"] = Count(body, distinct=True, filter=q(status=status))
-    return aggregates
-
-
-def _figures_from_row(row: dict) -> SampleFigures:
-    by_status = {s.value: row[f"by_status_{s.value}"] or 0 for s in Status}
-    return SampleFigures(
-        n_places=row["n_places"] or 0,
-        n_places_pointer_only=row["n_places_pointer_only"] or 0,
-        n_samples=row["n_samples"] or 0,
-        n_samples_ran=sum(v for k, v in by_status.items() if k != Status.UNVERIFIED),
-        n_samples_fingerprinted=row["n_samples_fingerprinted"] or 0,
-        n_papers=row["n_papers"] or 0,
-        n_papers_ran=row["n_papers_ran"] or 0,
-        by_status=by_status,
-        n_places_corrected=row["n_places_corrected"] or 0,
-    )
-
-
-def sample_figures(samples: QuerySet[Sample]) -> SampleFigures:
-    """The figures of any set of places, in one query."""
-    return _figures_from_row(samples.aggregate(**_figure_aggregates()))
-
-
-# The figures of an entry, a repository or the whole catalogue count thousands of places
-# (``forward``: 34,000 at archive size); they are remembered per data version (catalogue.memo).
-
-
-def code_entry_figures(entry: CodeEntry) -> SampleFigures:
-    return code_entry_figures_for([entry])[entry.pk]
-
-
-def code_entry_figures_for(entries) -> dict[int, SampleFigures]:
-    """Figures for many entries in one grouped query (list pages, API lists)."""
-    return memo.remember_many("entry_figures", [e.pk for e in entries], _entry_figures)
-
-
-def _entry_figures(ids: list[int]) -> dict[int, SampleFigures]:
-    rows = (
-        Sample.objects.filter(entry_id__in=ids).values("entry_id").annotate(**_figure_aggregates()).order_by()
-    )
-    found = {row["entry_id"]: _figures_from_row(row) for row in rows}
-    empty = _figures_from_row(dict.fromkeys(_figure_aggregates(), 0))
-    return {pk: found.get(pk, empty) for pk in ids}
-
-
-def repo_figures(repo: Repo) -> SampleFigures:
-    return memo.remember("repo_figures", repo.pk, lambda: sample_figures(repo.samples.all()))
-
-
-def catalogue_figures() -> SampleFigures:
-    return memo.remember("catalogue_figures", None, lambda: sample_figures(Sample.objects.all()))
-
-
-@dataclass(frozen=True)
-class PaperFigures:
-    """A paper's Syntology figures, as its document states them (units: distinct bodies)."""
-
-    samples: SampleFigures
-    summary: dict[str, int]  # status -> samples, zero statuses left out
-    by_repo_kind: dict[str, dict[str, int]]  # kind -> {samples, ran, repositories}
-    n_pointer_only_for_licence: int
-
-
-def paper_figures(paper: Paper) -> PaperFigures:
-    samples = Sample.objects.filter(paper=paper)
-    figures = sample_figures(samples)
-    kinds = (
-        samples.values("repo_kind")
-        .annotate(
-            n_samples=Count("body", distinct=True),
-            n_ran=Count("body", distinct=True, filter=RAN),
-            n_repositories=Count("repo", distinct=True),
-        )
-        .order_by("repo_kind")
-    )
-    by_repo_kind = {
-        (row["repo_kind"] or "unknown"): {
-            "samples": row["n_samples"],
-            "ran": row["n_ran"],
-            "repositories": row["n_repositories"],
-        }
-        for row in kinds
-    }
-    pointer_only = samples.filter(inline_ok=False).values("body").distinct().count()
-    return PaperFigures(
-        samples=figures,
-        summary={k: v for k, v in figures.by_status.items() if v},
-        by_repo_kind=by_repo_kind,
-        n_pointer_only_for_licence=pointer_only,
-    )
+from catalogue.models.papers import has_official_code
+from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
 
 
 def paper_by_address(slug: str) -> tuple[Paper, bool]:
@@ -193,120 +55,6 @@ def paper_by_address(slug: str) -> tuple[Paper, bool]:
     if arxiv_id and (paper := Paper.objects.filter(arxiv_id=arxiv_id).first()):
         return paper, False
     raise Http404(f"No paper at /paper/{slug}")
-
-
-# --- pages ---
-# Reads for the public pages. Lists are keyset-paginated ("after this row"), never by
-# OFFSET, so page 10,000 costs what page 1 does; every list is fetched with its related
-# rows and figures in a fixed number of queries, whatever the number of rows shown.
-
-PAGE_SIZE = 25
-
-
-@dataclass(frozen=True)
-class Key:
-    """One column of a keyset order: a field or annotation of the rows, and its direction."""
-
-    field: str
-    descending: bool
-    kind: type  # str or int: what a cursor must hold in this place
-
-
-@dataclass(frozen=True)
-class KeysetPage:
-    items: list
-    next_cursor: str | None  # rows after the last one shown
-    prev_cursor: str | None  # rows before the first one shown
-
-
-def encode_cursor(values: list) -> str:
-    raw = json.dumps(values, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(token: str | None, keys: list[Key]) -> list | None:
-    """The values a cursor holds, or None for anything that is not a cursor of this order."""
-    if not token or len(token) > 2000:
-        return None
-    try:
-        values = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-    except ValueError:
-        return None
-    if not isinstance(values, list) or len(values) != len(keys):
-        return None
-    for value, key in zip(values, keys, strict=True):
-        if type(value) is not key.kind or (isinstance(value, str) and "\x00" in value):
-            return None
-        if isinstance(value, int) and not -(2**63) < value < 2**63:
-            return None
-    return values
-
-
-def _beyond(keys: list[Key], values: list, *, forward: bool) -> Q:
-    """Rows strictly after (forward) or before the row whose key values are ``values``.
-
-    ``a < x OR (a = x AND b < y)`` alone is a filter PostgreSQL applies row by row (10,000
-    rows read to reach the middle of 20,000 papers); the redundant ``a <= x`` in front is a
-    range the (a, b) index starts the scan at, in either direction and with mixed orders.
-    """
-    condition = Q()
-    for i, key in enumerate(keys):
-        lookup = "lt" if key.descending == forward else "gt"
-        step = Q(**{f"{key.field}__{lookup}": values[i]})
-        for earlier, value in zip(keys[:i], values[:i], strict=True):
-            step &= Q(**{earlier.field: value})
-        condition |= step
-    first = keys[0]
-    return Q(**{f"{first.field}__{'lte' if first.descending == forward else 'gte'}": values[0]}) & condition
-
-
-def keyset_page(
-    queryset: QuerySet, keys: list[Key], *, after: str | None = None, before: str | None = None,
-    size: int = PAGE_SIZE,
-) -> KeysetPage:  # fmt: skip
-    """One page of ``queryset`` in ``keys`` order, after or before a cursor (bad cursors: page 1)."""
-    order = [f"-{k.field}" if k.descending else k.field for k in keys]
-    after_values = decode_cursor(after, keys)
-    before_values = None if after_values else decode_cursor(before, keys)
-    if before_values:
-        reverse = [o[1:] if o.startswith("-") else f"-{o}" for o in order]
-        rows = list(
-            queryset.filter(_beyond(keys, before_values, forward=False)).order_by(*reverse)[: size + 1]
-        )
-        has_prev, has_next = len(rows) > size, True
-        rows = rows[:size][::-1]
-    else:
-        if after_values:
-            queryset = queryset.filter(_beyond(keys, after_values, forward=True))
-        rows = list(queryset.order_by(*order)[: size + 1])
-        has_prev, has_next = bool(after_values), len(rows) > size
-        rows = rows[:size]
-
-    def cursor(row) -> str:
-        return encode_cursor([getattr(row, k.field) for k in keys])
-
-    return KeysetPage(
-        items=rows,
-        next_cursor=cursor(rows[-1]) if rows and has_next else None,
-        prev_cursor=cursor(rows[0]) if rows and has_prev else None,
-    )
-
-
-def _figures_grouped_by(field: str, ids: list[int]) -> dict[int, SampleFigures]:
-    rows = (
-        Sample.objects.filter(**{f"{field}__in": ids})
-        .values(field)
-        .annotate(**_figure_aggregates())
-        .order_by()
-    )
-    found = {row[field]: _figures_from_row(row) for row in rows}
-    empty = _figures_from_row(dict.fromkeys(_figure_aggregates(), 0))
-    return {pk: found.get(pk, empty) for pk in ids}
-
-
-def paper_sample_figures_for(papers) -> dict[int, SampleFigures]:
-    """Each paper's sample figures (as ``paper_figures(p).samples``), in one grouped query."""
-    return _figures_grouped_by("paper_id", [p.pk for p in papers])
 
 
 @dataclass(frozen=True)
@@ -350,7 +98,7 @@ def with_list_figures(papers: list[Paper]) -> list[Paper]:
     prefetches the authors in order.
     """
     prefetch_related_objects(papers, Prefetch("authors", queryset=Author.objects.order_by("position")))
-    figures = paper_sample_figures_for(papers)
+    sample_figures = figures.paper_sample_figures_for(papers)
     links = {
         row["paper_id"]: row
         for row in CodeLink.objects.filter(paper__in=papers)
@@ -359,7 +107,7 @@ def with_list_figures(papers: list[Paper]) -> list[Paper]:
         .order_by()
     }
     for paper in papers:
-        paper.figures = figures[paper.pk]
+        paper.figures = sample_figures[paper.pk]
         paper.n_code_links = links.get(paper.pk, {}).get("n", 0)
         paper.has_official_code = bool(links.get(paper.pk, {}).get("official"))
     return papers
@@ -388,42 +136,22 @@ PAPER_KEYS = {
 }
 
 
-# A task or a method by its id, tested per paper with EXISTS: PostgreSQL then knows from the
-# column's statistics whether it is common (72,556 papers for the busiest task at 500,000:
-# walk the order's index and probe) or rare (fetch its papers, then sort). A join on the
-# task's slug hid that and always fetched and sorted them all: 0.6 s at 500,000 papers.
-def on_task(papers: QuerySet[Paper], task_id: int | None) -> QuerySet[Paper]:
-    return _linked(papers, Paper.tasks, task_id=task_id)
-
-
-def using_method(papers: QuerySet[Paper], method_id: int | None) -> QuerySet[Paper]:
-    return _linked(papers, Paper.methods, method_id=method_id)
-
-
-def _linked(papers: QuerySet[Paper], relation, **target) -> QuerySet[Paper]:
-    return papers.filter(Exists(relation.through.objects.filter(paper_id=OuterRef("pk"), **target)))
-
-
 def filtered_papers(filters: PaperFilters) -> QuerySet[Paper]:
     papers = Paper.objects.all()
     if filters.task:
-        task_id = Task.objects.filter(slug=filters.task).values_list("id", flat=True).first()
-        papers = on_task(papers, task_id)
+        papers = papers.on_task(Task.objects.filter(slug=filters.task).values_list("id", flat=True).first())
     if filters.method:
-        method_id = Method.objects.filter(slug=filters.method).values_list("id", flat=True).first()
-        papers = using_method(papers, method_id)
-    if filters.year:
-        # A range on the stored month, so the (month, id) index serves it.
-        papers = papers.filter(month__gte=f"{filters.year:04d}-01", month__lte=f"{filters.year:04d}-12")
-    if filters.has_code:
-        papers = papers.filter(
-            Exists(CodeLink.objects.filter(paper=OuterRef("pk")))
-            | Exists(Sample.objects.filter(paper=OuterRef("pk")))
+        papers = papers.using_method(
+            Method.objects.filter(slug=filters.method).values_list("id", flat=True).first()
         )
+    if filters.year:
+        papers = papers.in_year(filters.year)
+    if filters.has_code:
+        papers = papers.with_code()
     if filters.has_official_code:
-        papers = papers.filter(Exists(CodeLink.objects.filter(paper=OuterRef("pk"), is_official=True)))
+        papers = papers.with_official_code()
     if filters.has_ran_samples:
-        papers = papers.filter(Exists(Sample.objects.filter(RAN, paper=OuterRef("pk"))))
+        papers = papers.with_ran_samples()
     return papers
 
 
@@ -478,7 +206,10 @@ def paper_page(paper: Paper) -> PaperPage:
     for sample in samples:
         groups.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
     return PaperPage(
-        paper=paper, figures=paper_figures(paper), samples_by_repo=list(groups.values()), results=results
+        paper=paper,
+        figures=figures.paper_figures(paper),
+        samples_by_repo=list(groups.values()),
+        results=results,
     )
 
 
@@ -507,7 +238,7 @@ def code_entries_page(
     if search.words(q):
         entries = search.matching(entries, q, SearchKind.ENTRY)
     page = keyset_page(entries, ENTRY_KEYS[sort], after=after, before=before)
-    return page, code_entry_figures_for(page.items)
+    return page, figures.code_entry_figures_for(page.items)
 
 
 # Newest rows first, by the sample's own id: the (entry, status), body and repo indexes
@@ -559,6 +290,41 @@ def leaderboard_results(leaderboard: Leaderboard) -> list[Result]:
     )
 
 
+@dataclass(frozen=True)
+class LeaderboardPage:
+    results: list[Result]  # every result, best first by ``metric``
+    metric: str | None  # the column the board is ranked by (None: no result states a metric)
+    metric_names: list[str]  # every metric the results state, the ranking one first
+    lower_is_better: bool
+    over_time: list[charts.Point]  # each result with a value and a month: (when, value, label)
+
+
+def leaderboard_page(board: Leaderboard, metric: str = "") -> LeaderboardPage:
+    """A leaderboard ranked by ``metric`` when its results state it, else by its primary metric."""
+    results = leaderboard_results(board)
+    names = sorted({name for r in results for name in (r.metrics or {}) if isinstance(name, str)})
+    if metric not in names:
+        metric = metrics.primary_metric(r.metrics for r in results)
+    if metric:
+        names = [metric] + [name for name in names if name != metric]  # the sorting column first
+    ordered = metrics.ordered(results, metric, lambda r: r.metrics)
+    points = []
+    for result in ordered:
+        value = metrics.parse((result.metrics or {}).get(metric)) if metric else None
+        when = metrics.fractional_year(result.paper.month)
+        if value is not None and when is not None:
+            points.append(
+                charts.Point(when, value, f"{result.model} ({result.paper.title or result.paper.slug})")
+            )
+    return LeaderboardPage(
+        results=ordered,
+        metric=metric,
+        metric_names=names,
+        lower_is_better=metrics.lower_is_better(metric) if metric else False,
+        over_time=points,
+    )
+
+
 def leaderboards_of(
     task: Task | None = None, method: Method | None = None, limit: int = 200
 ) -> list[Leaderboard]:
@@ -582,15 +348,13 @@ def _boards_of(task: Task | None, method: Method | None, limit: int) -> list[Lea
 
 
 def task_papers_page(task: Task, *, after: str | None = None, before: str | None = None) -> KeysetPage:
-    page = keyset_page(
-        on_task(Paper.objects.all(), task.pk), PAPER_KEYS[PaperSort.DATE], after=after, before=before
-    )
+    page = keyset_page(Paper.objects.on_task(task.pk), PAPER_KEYS[PaperSort.DATE], after=after, before=before)
     with_list_figures(page.items)
     return page
 
 
 def method_papers_page(method: Method, *, after: str | None = None, before: str | None = None) -> KeysetPage:
-    papers = using_method(Paper.objects.all(), method.pk)
+    papers = Paper.objects.using_method(method.pk)
     page = keyset_page(papers, PAPER_KEYS[PaperSort.DATE], after=after, before=before)
     with_list_figures(page.items)
     return page
@@ -685,10 +449,9 @@ def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
         by_kind[item.kind][item.object_id] = item
     papers, entries, repos = (by_kind[k] for k in (SearchKind.PAPER, SearchKind.ENTRY, SearchKind.REPO))
     if papers:
-        official = CodeLink.objects.filter(paper=OuterRef("pk"), is_official=True)
         for pk, month, has_official in (
             Paper.objects.filter(pk__in=_id_list(papers))
-            .annotate(o=Exists(official))
+            .annotate(o=has_official_code())
             .values_list("pk", "month", "o")
         ):
             papers[pk].year = int(month[:4]) if month[:4].isdigit() else None
@@ -751,7 +514,7 @@ def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
     if wanted[SearchKind.ENTRY]:
         found_entries = list(CodeEntry.objects.filter(pk__in=wanted[SearchKind.ENTRY]))
         objects[SearchKind.ENTRY] = {e.pk: e for e in found_entries}
-        entry_figures = code_entry_figures_for(found_entries)
+        entry_figures = figures.code_entry_figures_for(found_entries)
     if wanted[SearchKind.REPO]:
         objects[SearchKind.REPO] = {r.pk: r for r in Repo.objects.filter(pk__in=wanted[SearchKind.REPO])}
     for item in shown:
@@ -765,142 +528,3 @@ def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
         facets=facet_lists,
         entry_figures=entry_figures,
     )
-
-
-def data_version() -> str:
-    """A token that changes whenever the loader or a curator may have changed what pages show.
-
-    A successful load adds a LoadRun; a correction adds a Correction row and removing one
-    sets its ``removed_at``. One indexed query, so pages can be cached against it.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT (SELECT MAX(id) FROM catalogue_loadrun WHERE outcome = %s),"
-            " (SELECT MAX(id) FROM catalogue_correction),"
-            " (SELECT MAX(removed_at) FROM catalogue_correction)",
-            ["succeeded"],
-        )
-        return "|".join(str(value) for value in cursor.fetchone())
-
-
-# --- api ---
-# Reads for the JSON API (catalogue.api): each returns what one endpoint pages through,
-# with everything its serializer reads joined or prefetched, so a page costs a fixed
-# number of queries whatever its size. Orders end on a unique column: pages never overlap.
-
-
-def _authors_in_order() -> Prefetch:
-    return Prefetch("authors", queryset=Author.objects.order_by("position"))
-
-
-def api_papers() -> QuerySet[Paper]:
-    return Paper.objects.prefetch_related(_authors_in_order()).order_by("slug")
-
-
-def api_paper(paper_id: str) -> Paper:
-    """A paper by any id the API accepts: its slug (current or old), ``arxiv-…`` or its arXiv id.
-
-    An arXiv id with a version suffix (``1811.06965v2``) names the same paper.
-    """
-    arxiv_id = identities.normalize_arxiv_id(paper_id)
-    paper = Paper.objects.filter(arxiv_id=arxiv_id).first() if arxiv_id else None
-    if paper is None:
-        paper, _current = paper_by_address(paper_id)
-    prefetch_related_objects(
-        [paper], _authors_in_order(), Prefetch("slugs", PaperSlug.objects.order_by("slug"))
-    )
-    return paper
-
-
-def api_search_papers() -> QuerySet[Paper]:
-    """Papers with their code links, official first, for PwC's /search/ (a paper and its best repository)."""
-    return api_papers().prefetch_related(
-        Prefetch(
-            "code_links",
-            queryset=CodeLink.objects.select_related("repo").order_by(
-                F("is_official").desc(nulls_last=True), "repo__key", "sub_path"
-            ),
-        )
-    )
-
-
-def api_paper_code_links(paper: Paper) -> QuerySet[CodeLink]:
-    return paper.code_links.select_related("repo").order_by(
-        F("is_official").desc(nulls_last=True), "repo__key", "sub_path"
-    )
-
-
-def api_paper_results(paper: Paper) -> QuerySet[Result]:
-    return paper.results.select_related("paper", "leaderboard__task", "leaderboard__dataset").order_by(
-        "leaderboard__slug", "model"
-    )
-
-
-def _first_framework() -> Coalesce:
-    """A repository's framework as its code links state it (the first, alphabetically; "" if none)."""
-    stated = (
-        CodeLink.objects.filter(repo=OuterRef("pk"))
-        .exclude(framework="")
-        .order_by("framework")
-        .values("framework")
-    )
-    return Coalesce(Subquery(stated[:1]), models.Value(""))
-
-
-def api_repositories() -> QuerySet[Repo]:
-    return Repo.objects.annotate(framework=_first_framework()).order_by("key")
-
-
-def api_repository(owner: str, name: str) -> Repo:
-    """The repository ``owner/name``, case-insensitively; on GitHub first, as PwC's paths assume."""
-    repos = api_repositories()
-    repo = repos.filter(key=f"github.com/{owner}/{name}".lower()).first()
-    repo = repo or repos.filter(owner__iexact=owner, name__iexact=name).first()
-    if repo is None:
-        raise Http404(f"No repository {owner}/{name}")
-    return repo
-
-
-def api_repository_papers(repo: Repo) -> QuerySet[Paper]:
-    """Papers that link the repository (the archive's code links) or have samples in it."""
-    linked = Q(pk__in=CodeLink.objects.filter(repo=repo).values("paper_id"))
-    sampled = Q(pk__in=Sample.objects.filter(repo=repo).values("paper_id"))
-    return api_papers().filter(linked | sampled)
-
-
-def api_tasks() -> QuerySet[Task]:
-    return Task.objects.order_by("slug")
-
-
-def api_methods() -> QuerySet[Method]:
-    """Methods with the papers that introduced them (PwC's ``paper`` is the first of those)."""
-    return Method.objects.prefetch_related(
-        Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug"))
-    ).order_by("slug")
-
-
-def api_leaderboards() -> QuerySet[Leaderboard]:
-    return Leaderboard.objects.select_related("task", "dataset").order_by("slug")
-
-
-def api_leaderboard_results(board: Leaderboard) -> QuerySet[Result]:
-    return board.results.select_related("paper", "leaderboard__task", "leaderboard__dataset").order_by(
-        F("rank_in_archive_order").asc(nulls_last=True), "model", "paper__slug"
-    )
-
-
-def api_leaderboard_metrics(board: Leaderboard) -> list[str]:
-    """The metric names a leaderboard's results state, in alphabetical order."""
-    names: set[str] = set()
-    for metrics in board.results.values_list("metrics", flat=True):
-        names.update(metrics or {})
-    return sorted(names)
-
-
-def api_code_entries() -> QuerySet[CodeEntry]:
-    return CodeEntry.objects.order_by("name")
-
-
-def api_samples() -> QuerySet[Sample]:
-    """Places with their paper, entry, body and repository, in id order (the one indexed total order)."""
-    return Sample.objects.select_related("paper", "entry", "body", "repo").order_by("id")

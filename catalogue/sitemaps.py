@@ -8,6 +8,7 @@ from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
 from catalogue.models import CodeEntry, Leaderboard, Method, Paper, Repo, Task
+from catalogue.pagination.paginators import KeysFirstPaginator
 
 SITEMAP_LIMIT = 5000
 
@@ -24,8 +25,6 @@ class _Section(Sitemap):
     def paginator(self):
         # The API's paginator: the total is remembered per data version (not a COUNT of
         # 576,000 papers per request) and a deep page skips rows on the id index alone.
-        from catalogue.api.pagination import KeysFirstPaginator
-
         return KeysFirstPaginator(self._items(), self.limit)
 
 

@@ -1,4 +1,4 @@
-"""The public pages: thin views over ``catalogue.queries``.
+"""The public pages: thin views over ``catalogue.queries`` and ``catalogue.figures``.
 
 Every view reads its query string through the small parsers below, which turn anything
 malformed (a bad page number, a forged cursor, a NUL byte, a huge value) into "not given"
@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import caching, charts, metrics, queries
+from catalogue import caching, charts, figures, jsonld, queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
 
 MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
@@ -102,7 +102,7 @@ def _page(request, template: str, meta: Meta, **context) -> HttpResponse:
 def cached_page(view):
     """Serve a page from the shared response cache while the data it was built from is unchanged.
 
-    The key holds ``queries.data_version()`` (one cheap query), so a load or a curator's
+    The key holds ``caching.data_version()`` (one cheap query), so a load or a curator's
     correction shows at once; a change made any other way (an admin edit of a task's
     name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
     no CSRF token: every form is a GET), so one copy serves everyone. The cache itself, and
@@ -128,7 +128,7 @@ def cached_page(view):
 @cached_page
 def home(request):
     counts = queries.catalogue_counts()
-    figures = queries.catalogue_figures()
+    catalogue_figures = figures.catalogue_figures()
     recent = queries.with_list_figures(queries.recent_papers())
     meta = Meta(
         title="Code with Papers",
@@ -138,13 +138,13 @@ def home(request):
             "with what running the code showed."
         ),
     )
-    chart = charts.status_bars(figures.by_status, chart_id="home-status", title="Samples by status")
+    chart = charts.status_bars(catalogue_figures.by_status, chart_id="home-status", title="Samples by status")
     return _page(
         request,
         "catalogue/home.html",
         meta,
         counts=counts,
-        figures=figures,
+        figures=catalogue_figures,
         chart=chart,
         recent=recent,
     )
@@ -211,8 +211,7 @@ def paper_detail(request, slug: str):
     if not current:
         return redirect(paper, permanent=True)
     data = queries.paper_page(paper)
-    figures = data.figures.samples
-    authors = [a.name for a in paper.authors.all()]
+    sample_figures = data.figures.samples
     meta = Meta(
         title=paper.title or paper.slug,
         description=_describe(paper.abstract)
@@ -220,28 +219,8 @@ def paper_detail(request, slug: str):
         og_type="article",
         api_url=api_url("papers", paper.slug),
     )
-    jsonld = {
-        "@context": "https://schema.org",
-        "@type": "ScholarlyArticle",
-        "headline": paper.title or paper.slug,
-        "name": paper.title or paper.slug,
-        "url": request.build_absolute_uri(paper.get_absolute_url()),
-        "author": [{"@type": "Person", "name": name} for name in authors],
-    }
-    if paper.abstract:
-        jsonld["abstract"] = paper.abstract
-    if paper.date:
-        jsonld["datePublished"] = paper.date.isoformat()
-    elif paper.month:
-        jsonld["datePublished"] = paper.month
-    if paper.arxiv_id:
-        jsonld["identifier"] = f"arXiv:{paper.arxiv_id}"
-    if paper.url_abs:
-        jsonld["sameAs"] = paper.url_abs
-    if paper.proceeding:
-        jsonld["isPartOf"] = paper.proceeding
     chart = charts.status_bars(
-        figures.by_status, chart_id="paper-status", title="This paper's samples by status"
+        sample_figures.by_status, chart_id="paper-status", title="This paper's samples by status"
     )
     return _page(
         request,
@@ -249,10 +228,10 @@ def paper_detail(request, slug: str):
         meta,
         paper=paper,
         data=data,
-        figures=figures,
+        figures=sample_figures,
         paper_figures=data.figures,
         chart=chart,
-        jsonld=jsonld,
+        jsonld=jsonld.scholarly_article(paper, request.build_absolute_uri(paper.get_absolute_url())),
     )
 
 
@@ -285,27 +264,27 @@ def code_entry_list(request):
 def code_entry_detail(request, slug: str):
     entry = get_object_or_404(CodeEntry, slug=slug)
     status = choice_param(request, "status", Status.values)
-    figures = queries.code_entry_figures(entry)
+    entry_figures = figures.code_entry_figures(entry)
     places = queries.entry_places(
         entry, status, after=param(request, "after"), before=param(request, "before")
     )
     meta = Meta(
         title=f"{entry.name} (code entry)",
         description=(
-            f"{entry.name}: {figures.n_places:,} places in {figures.n_papers:,} papers, "
-            f"{figures.n_samples:,} code bodies of which {figures.n_samples_ran:,} ran."
+            f"{entry.name}: {entry_figures.n_places:,} places in {entry_figures.n_papers:,} papers, "
+            f"{entry_figures.n_samples:,} code bodies of which {entry_figures.n_samples_ran:,} ran."
         ),
         api_url=api_url("code-entries", entry.slug),
     )
     chart = charts.status_bars(
-        figures.by_status, chart_id="entry-status", title=f"{entry.name}: bodies by status"
+        entry_figures.by_status, chart_id="entry-status", title=f"{entry.name}: bodies by status"
     )
     return _page(
         request,
         "catalogue/codeentry_detail.html",
         meta,
         entry=entry,
-        figures=figures,
+        figures=entry_figures,
         places=places,
         status=status,
         statuses=list(Status),
@@ -320,16 +299,19 @@ def code_body_detail(request, prefix: str):
         raise Http404("A code body is named by 16 lower-case hex digits")
     body = get_object_or_404(CodeBody, sha256_prefix=prefix)
     samples = body.samples.all()
-    figures = queries.sample_figures(samples)
+    body_figures = figures.sample_figures(samples)
     places = queries.places_page(samples, after=param(request, "after"), before=param(request, "before"))
     meta = Meta(
         title=f"Code body {body.sha256_prefix}",
         description=(
-            f"Code body {body.sha256_prefix}: {figures.n_places:,} places in {figures.n_papers:,} papers."
+            f"Code body {body.sha256_prefix}: {body_figures.n_places:,} places "
+            f"in {body_figures.n_papers:,} papers."
         ),
         api_url=api_url("samples", body=body.sha256_prefix),
     )
-    return _page(request, "catalogue/codebody_detail.html", meta, body=body, figures=figures, places=places)
+    return _page(
+        request, "catalogue/codebody_detail.html", meta, body=body, figures=body_figures, places=places
+    )
 
 
 @require_safe
@@ -342,7 +324,7 @@ def repo_detail(request, owner: str, name: str):
     if (owner, name) != (repo.owner, repo.name):
         return redirect(repo_path(repo), permanent=True)  # one address per repository
     samples = repo.samples.all()
-    figures = queries.repo_figures(repo)
+    repo_figures = figures.repo_figures(repo)
     links = queries.repo_links_page(
         repo, after=param(request, "links_after"), before=param(request, "links_before")
     )
@@ -350,7 +332,7 @@ def repo_detail(request, owner: str, name: str):
     meta = Meta(
         title=f"{repo.full_name} (repository)",
         description=(
-            f"{repo.full_name} on {repo.host}: linked by papers, {figures.n_places:,} harvested places, "
+            f"{repo.full_name} on {repo.host}: linked by papers, {repo_figures.n_places:,} harvested places, "
             f"licence {repo.spdx or 'not stated'}."
         ),
         api_url=repo_api_url(repo),
@@ -360,7 +342,7 @@ def repo_detail(request, owner: str, name: str):
         "catalogue/repo_detail.html",
         meta,
         repo=repo,
-        figures=figures,
+        figures=repo_figures,
         links=links,
         places=places,
     )
@@ -376,33 +358,17 @@ LEADERBOARD_ROWS = 100
 @cached_page
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
-    results = queries.leaderboard_results(board)
-    names = sorted({name for r in results for name in (r.metrics or {}) if isinstance(name, str)})
-    metric = param(request, "metric")
-    if metric not in names:
-        metric = metrics.primary_metric(r.metrics for r in results)
-    if metric:
-        names = [metric] + [name for name in names if name != metric]  # the sorting column first
-    ordered = metrics.ordered(results, metric, lambda r: r.metrics)
-    lower = metrics.lower_is_better(metric) if metric else False
-    points = []
-    for result in ordered:
-        value = metrics.parse((result.metrics or {}).get(metric)) if metric else None
-        month = result.paper.month
-        if value is not None and len(month) == 7 and month[:4].isdigit() and month[5:].isdigit():
-            x = int(month[:4]) + (int(month[5:]) - 1) / 12
-            points.append(
-                charts.Point(x, value, f"{result.model} ({result.paper.title or result.paper.slug})")
-            )
+    data = queries.leaderboard_page(board, param(request, "metric"))
+    metric, lower = data.metric, data.lower_is_better
     chart = (
-        charts.metric_over_time(points, chart_id="board-time", metric=metric, lower_is_better=lower)
+        charts.metric_over_time(data.over_time, chart_id="board-time", metric=metric, lower_is_better=lower)
         if metric
         else ""
     )
     title = f"{board.task.name} on {board.dataset.name}"
     meta = Meta(
         title=f"{title} (leaderboard)",
-        description=f"{len(results):,} results for {title}, best first by {metric or 'archive order'}.",
+        description=f"{len(data.results):,} results for {title}, best first by {metric or 'archive order'}.",
         api_url=api_url("evaluations", board.slug),
     )
     return _page(
@@ -411,11 +377,11 @@ def leaderboard_detail(request, slug: str):
         meta,
         board=board,
         title=title,
-        results=ordered[:LEADERBOARD_ROWS],
-        n_results=len(ordered),
+        results=data.results[:LEADERBOARD_ROWS],
+        n_results=len(data.results),
         results_api=api_url("evaluations", board.slug, "results"),
         metric=metric,
-        metric_names=names,
+        metric_names=data.metric_names,
         lower_is_better=lower,
         chart=chart,
     )

@@ -297,7 +297,7 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_CLASSES": ["catalogue.api.throttling.AnonThrottle"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "catalogue.api.pagination.CatalogPagination",
+    "DEFAULT_PAGINATION_CLASS": "catalogue.pagination.api.CatalogPagination",
     "DEFAULT_SCHEMA_CLASS": "catalogue.api.schema.CatalogueAutoSchema",
     "NUM_PROXIES": API_NUM_PROXIES,
     "PAGE_SIZE": 50,

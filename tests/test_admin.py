@@ -10,8 +10,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from catalogue import curation, queries
+from catalogue import curation
 from catalogue.admin import roles
+from catalogue.figures import code_entry_figures
 from catalogue.models import CodeEntry, CodeLink, Correction, Paper, Sample
 from tests import factories
 from tests.admin_client import form_data, make_curator
@@ -179,13 +180,13 @@ def test_figures_move_after_a_status_correction(loaded_seeds, curator, client):
         return int(text[text.index(marker) + len(marker) :].split("<", 1)[0])
 
     before_page = client.get(entry_page)
-    before = queries.code_entry_figures(entry)
+    before = code_entry_figures(entry)
     assert (before.by_status["ran"], before.by_status["ran_honours"]) == (1, 0)
     assert (figure(before_page, "by status: ran"), figure(before_page, "by status: ran_honours")) == (1, 0)
 
     assert correct_status_via_admin(client, sample, "ran_honours").status_code == 302
 
-    after = queries.code_entry_figures(entry)
+    after = code_entry_figures(entry)
     assert (after.by_status["ran"], after.by_status["ran_honours"]) == (0, 1)
     assert after.n_samples_ran == before.n_samples_ran
     assert after.n_places_corrected == 1
@@ -196,7 +197,7 @@ def test_figures_move_after_a_status_correction(loaded_seeds, curator, client):
 
     # To unverified: now it no longer ran, and every figure that counts runs drops.
     assert correct_status_via_admin(client, Sample.objects.get(pk=sample.pk), "unverified").status_code == 302
-    assert queries.code_entry_figures(entry).n_samples_ran == before.n_samples_ran - 1
+    assert code_entry_figures(entry).n_samples_ran == before.n_samples_ran - 1
     assert figure(client.get(entry_page), "samples ran") == before.n_samples_ran - 1
 
 

@@ -1,4 +1,4 @@
-"""catalogue.paginators: the admin's counts stay cheap on large tables."""
+"""catalogue.pagination.paginators: the admin's counts stay cheap on large tables."""
 
 import pytest
 from django.db import connection
@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from catalogue.models import Paper
-from catalogue.paginators import EstimatedCountPaginator
+from catalogue.pagination.paginators import EstimatedCountPaginator
 from tests import factories
 from tests.admin_client import make_curator
 

@@ -577,7 +577,7 @@ def test_cursor_mode_walks_the_whole_list_once(api, loaded_seeds, path):
 
 
 def test_deep_pages_fetch_keys_first_and_keep_the_order(api, loaded_seeds, monkeypatch):
-    from catalogue.api import pagination
+    from catalogue.pagination import paginators as pagination
 
     shallow = walk(api, f"{V1}/samples/", items_per_page=4)
     monkeypatch.setattr(pagination, "DEFERRED_FROM", 4)

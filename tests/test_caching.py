@@ -15,6 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalogue import curation
+from catalogue.figures import code_entry_figures
 from catalogue.models import Paper
 from tests.conftest import PAPER_SEED, SEEDS, load
 
@@ -204,7 +205,6 @@ def test_a_load_moves_the_remembered_counts(client, loaded_seeds, figures_on, tm
 
 
 def test_a_correction_moves_the_remembered_figures(client, loaded_seeds, figures_on):
-    from catalogue import queries
     from catalogue.models import CodeEntry, Sample
 
     entry = CodeEntry.objects.get(name="forward_step_func")
@@ -214,7 +214,7 @@ def test_a_correction_moves_the_remembered_figures(client, loaded_seeds, figures
     curation.correct_status(sample, "ran_honours", user=curator, reason="ran it", expected_version=None)
     after = body(client, ENTRY).context["figures"]
     assert after.n_samples_ran == before.n_samples_ran + 1
-    assert after == queries.code_entry_figures(entry)
+    assert after == code_entry_figures(entry)
 
 
 @pytest.mark.parametrize("url", ["/search?q=pipeline", "/api/v1/papers/?q=pipeline"])

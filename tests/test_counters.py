@@ -3,21 +3,22 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from catalogue import counters, curation, queries
+from catalogue import counters, curation
+from catalogue.figures import code_entry_figures, paper_figures
 from catalogue.models import CodeEntry, Paper, Sample
 from tests.conftest import CODE_SEEDS, PAPER_SEED, load
 
 
 def assert_counts_agree():
     for entry in CodeEntry.objects.all():
-        figures = queries.code_entry_figures(entry)
+        figures = code_entry_figures(entry)
         assert (entry.n_places, entry.n_papers, entry.n_samples_ran) == (
             figures.n_places,
             figures.n_papers,
             figures.n_samples_ran,
         ), entry.name
     for paper in Paper.objects.all():
-        assert paper.n_samples == queries.paper_figures(paper).samples.n_samples, paper.slug
+        assert paper.n_samples == paper_figures(paper).samples.n_samples, paper.slug
 
 
 def test_a_load_stores_the_counts_in_any_order(db):

@@ -6,7 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from catalogue import curation, queries, search
+from catalogue import curation, search
+from catalogue.figures import code_entry_figures
 from catalogue.models import Correction, Paper, Sample
 from tests.conftest import SEEDS, load
 
@@ -37,12 +38,12 @@ def test_a_title_correction_is_shown_and_the_snapshot_value_kept(loaded_seeds, c
 def test_a_status_correction_moves_every_figure_at_once(loaded_seeds, curator):
     sample = forward_ran_sample()
     entry = sample.entry
-    before = queries.code_entry_figures(entry)
+    before = code_entry_figures(entry)
     assert (before.by_status["ran"], before.by_status["ran_honours"]) == (1, 0)
     curation.correct_status(
         sample, "ran_honours", user=curator, reason="checked by hand", expected_version=sample.version
     )
-    after = queries.code_entry_figures(entry)
+    after = code_entry_figures(entry)
     assert (after.by_status["ran"], after.by_status["ran_honours"]) == (0, 1)
     assert after.n_samples_ran == before.n_samples_ran == 2
     assert after.n_places_corrected == 1
@@ -53,8 +54,8 @@ def test_a_status_correction_moves_every_figure_at_once(loaded_seeds, curator):
         reason="did not run",
         expected_version=None,
     )
-    assert queries.code_entry_figures(entry).n_samples_ran == 1
-    assert queries.code_entry_figures(entry).n_papers_ran == 1
+    assert code_entry_figures(entry).n_samples_ran == 1
+    assert code_entry_figures(entry).n_papers_ran == 1
 
 
 def test_corrections_survive_reloading_the_same_and_a_changed_snapshot(loaded_seeds, curator, tmp_path):

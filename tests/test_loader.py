@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from catalogue import models as m
 from catalogue import queries
+from catalogue.figures import code_entry_figures, paper_figures
 from catalogue.loader import SnapshotError
 from tests.conftest import CODE_SEEDS, FIGURES, PAPER_SEED, SEEDS, load
 from tests.dump import catalogue_state, wipe
@@ -31,14 +32,14 @@ def write(path, doc):
 def test_code_entry_seed_figures_are_reproduced_from_rows(seed, loaded_seeds):
     doc = json.loads(seed.read_text())
     entry = m.CodeEntry.objects.get(name=doc["entry"])
-    figures = queries.code_entry_figures(entry).as_dict()
+    figures = code_entry_figures(entry).as_dict()
     assert {k: figures[k] for k in FIGURES} == {k: doc[k] for k in FIGURES}
 
 
 def test_paper_seed_figures_are_reproduced_from_rows(loaded_seeds):
     doc = json.loads(PAPER_SEED.read_text())
     paper = m.Paper.objects.get(arxiv_id=doc["arxiv_id"])
-    figures = queries.paper_figures(paper)
+    figures = paper_figures(paper)
     assert figures.summary == doc["syntology"]["summary"]
     assert figures.by_repo_kind == doc["syntology"]["by_repo_kind"]
     assert figures.n_pointer_only_for_licence == doc["syntology"]["n_pointer_only_for_licence"]
@@ -47,7 +48,7 @@ def test_paper_seed_figures_are_reproduced_from_rows(loaded_seeds):
 def test_figures_follow_the_rows_not_the_document(loaded_seeds):
     entry = m.CodeEntry.objects.get(name="forward_step_func")
     m.Sample.objects.filter(entry=entry, status="ran").update(status="ran_honours")
-    figures = queries.code_entry_figures(entry)
+    figures = code_entry_figures(entry)
     assert figures.by_status["ran"] == 0
     assert figures.by_status["ran_honours"] == 1
     assert figures.n_samples_ran == 2

@@ -10,6 +10,8 @@ from django.views.defaults import server_error
 
 from catalogue import models as m
 from catalogue import queries
+from catalogue.figures import catalogue_figures, code_entry_figures, code_entry_figures_for, paper_figures
+from catalogue.pagination import keyset
 from catalogue.templatetags.pages import status_explanation
 from catalogue.views import api_url
 from tests import factories
@@ -353,24 +355,24 @@ def test_json_ld_cannot_be_broken_out_of(client, evil_catalogue):
 
 def test_figures_on_pages_are_the_query_modules(client, loaded_seeds):
     home = client.get("/")
-    assert home.context["figures"] == queries.catalogue_figures()
+    assert home.context["figures"] == catalogue_figures()
     assert home.context["counts"] == queries.catalogue_counts()
 
     gpipe = m.Paper.objects.get(arxiv_id="1811.06965")
     paper = client.get(GPIPE)
-    assert paper.context["paper_figures"] == queries.paper_figures(gpipe)
+    assert paper.context["paper_figures"] == paper_figures(gpipe)
 
     entry = m.CodeEntry.objects.get(name="forward_step_func")
     entry_page = client.get("/code/forward-step-func")
-    assert entry_page.context["figures"] == queries.code_entry_figures(entry)
+    assert entry_page.context["figures"] == code_entry_figures(entry)
 
     listing = client.get("/code/")
     entries = [e for e, _ in listing.context["rows"]]
-    assert {e.pk: f for e, f in listing.context["rows"]} == queries.code_entry_figures_for(entries)
+    assert {e.pk: f for e, f in listing.context["rows"]} == code_entry_figures_for(entries)
 
     papers = client.get("/papers/").context["page"].items
     for row in papers:
-        assert row.figures == queries.paper_figures(row).samples
+        assert row.figures == paper_figures(row).samples
 
 
 def test_figures_match_what_the_seed_document_states(client, loaded_seeds, seed_docs):
@@ -395,7 +397,7 @@ def test_a_corrected_status_moves_the_figures_on_the_page(client, loaded_seeds):
     m.Sample.objects.filter(entry=entry, status="unverified").update(status="ran_honours")
     after = client.get("/code/forward-step-func").context["figures"]
     assert after.n_samples_ran > before.n_samples_ran
-    assert after == queries.code_entry_figures(entry)
+    assert after == code_entry_figures(entry)
 
 
 # --- statuses explain themselves ----------------------------------------------------
@@ -435,7 +437,7 @@ def test_keyset_pagination_walks_every_paper_once_in_order(client, db):
 
     second = client.get("/papers/?after=" + client.get("/papers/").context["page"].next_cursor)
     back = client.get("/papers/?before=" + second.context["page"].prev_cursor).context["page"]
-    assert [p.pk for p in back.items] == [p.pk for p in expected[: queries.PAGE_SIZE]]
+    assert [p.pk for p in back.items] == [p.pk for p in expected[: keyset.PAGE_SIZE]]
     assert back.prev_cursor is None
 
 
@@ -783,7 +785,7 @@ def test_page_cache_serves_a_copy_until_a_curator_corrects_or_a_load_runs(
 
     load(path)
     # Every place unverified upstream now; the curator's correction still stands.
-    assert _ran_figure(html(client, url)) == queries.code_entry_figures(sample.entry).n_samples_ran == 1
+    assert _ran_figure(html(client, url)) == code_entry_figures(sample.entry).n_samples_ran == 1
 
 
 def test_page_cache_keeps_pages_apart(client, loaded_seeds, settings):

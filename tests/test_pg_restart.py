@@ -37,7 +37,7 @@ from django.db import connection, connections
 from django.test import Client, RequestFactory, override_settings
 from django.urls import include, path
 
-from catalogue import queries
+from catalogue import caching
 from config import errors
 from tests.conftest import ROOT, SEEDS
 
@@ -149,7 +149,7 @@ def test_with_the_cache_on_a_lost_database_serves_the_last_copy(loaded_seeds, se
     assert before.status_code == 200
 
     monkeypatch.setattr(connections["default"], "is_usable", lambda: False)
-    monkeypatch.setattr(queries, "data_version", _lose_the_connection)
+    monkeypatch.setattr(caching, "data_version", _lose_the_connection)
     try:
         during = client.get(url)
         assert during.status_code == 200

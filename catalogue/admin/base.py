@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from catalogue.curation import StaleEdit
-from catalogue.paginators import EstimatedCountPaginator
+from catalogue.pagination.paginators import EstimatedCountPaginator
 
 
 class CatalogueAdmin(admin.ModelAdmin):

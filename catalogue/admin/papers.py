@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
-from catalogue import curation, queries
+from catalogue import curation, figures
 from catalogue.admin.base import CuratedAdmin, ReadOnlyInline, admin_link, changelist_link
 from catalogue.admin.filters import PaperUpstreamChangedFilter
 from catalogue.admin.forms import PaperCurationForm
@@ -137,19 +137,19 @@ class PaperAdmin(CuratedAdmin):
 
     @admin.display(description="figures (live, curated statuses included)")
     def figures(self, paper):
-        return figures_table(queries.paper_figures(paper).samples)
+        return figures_table(figures.paper_figures(paper).samples)
 
 
-def figures_table(figures: queries.SampleFigures):
+def figures_table(sample_figures: figures.SampleFigures):
     rows = [
-        ("places", figures.n_places),
-        ("places pointer-only", figures.n_places_pointer_only),
-        ("samples (code bodies)", figures.n_samples),
-        ("samples ran", figures.n_samples_ran),
-        ("papers", figures.n_papers),
-        ("papers ran", figures.n_papers_ran),
-        *((f"by status: {status}", n) for status, n in figures.by_status.items()),
-        ("places whose status a curator corrected", figures.n_places_corrected),
+        ("places", sample_figures.n_places),
+        ("places pointer-only", sample_figures.n_places_pointer_only),
+        ("samples (code bodies)", sample_figures.n_samples),
+        ("samples ran", sample_figures.n_samples_ran),
+        ("papers", sample_figures.n_papers),
+        ("papers ran", sample_figures.n_papers_ran),
+        *((f"by status: {status}", n) for status, n in sample_figures.by_status.items()),
+        ("places whose status a curator corrected", sample_figures.n_places_corrected),
     ]
     return format_html(
         '<table class="figures">{}</table>',

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from catalogue import queries
+from catalogue import figures
 from catalogue.admin.base import ReadOnlyAdmin, changelist_link
 from catalogue.admin.papers import figures_table
 from catalogue.models import (
@@ -35,7 +35,7 @@ class CodeEntryAdmin(ReadOnlyAdmin):
 
     @admin.display(description="figures (live, curated statuses included)")
     def figures(self, entry):
-        return figures_table(queries.code_entry_figures(entry))
+        return figures_table(figures.code_entry_figures(entry))
 
 
 @admin.register(CodeBody)

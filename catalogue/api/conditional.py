@@ -32,7 +32,7 @@ class CachedResponseMixin:
     """Every list and detail: served from the shared response cache at the data's version.
 
     The same cache and key scheme as the pages (``catalogue.caching``): a load or a correction
-    changes ``queries.data_version()`` and so every key. Runs as the handler, after DRF's
+    changes ``caching.data_version()`` and so every key. Runs as the handler, after DRF's
     throttling, so a cached answer still counts against a client's rate.
     """
 

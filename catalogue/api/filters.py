@@ -10,29 +10,29 @@ import django_filters as df
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.exceptions import ValidationError as DRFValidationError
 
-from catalogue import identities, queries, search
-from catalogue.api.pagination import is_cursor_mode
+from catalogue import identities, search
+from catalogue.api import queries
 from catalogue.models import (
     CodeEntry,
-    CodeLink,
     Dataset,
     Leaderboard,
     Method,
     Paper,
     Repo,
     RepoKind,
-    Result,
     Sample,
     SearchKind,
     Status,
     Task,
     TitleSource,
 )
+from catalogue.models.papers import month_from, month_until
+from catalogue.pagination.api import is_cursor_mode
 
 # --- fields that refuse what they cannot read ----------------------------------------------
 
@@ -113,7 +113,7 @@ def _repository(value: str) -> Repo | None:
         return None
     if ref.host != "github.com":
         return Repo.objects.filter(key=ref.key).first()
-    return _or_none(queries.api_repository)(ref.owner, ref.name)
+    return _or_none(queries.repository)(ref.owner, ref.name)
 
 
 def _code_entry(value: str) -> CodeEntry | None:
@@ -127,7 +127,7 @@ def _arxiv_id(value: str) -> str | None:
 def paper_filter(field_name="paper", **kwargs):
     return LookupFilter(
         field_name=field_name,
-        resolve=_or_none(queries.api_paper),
+        resolve=_or_none(queries.paper),
         what="paper",
         help_text="A paper id: its slug, an old slug, or its arXiv id.",
         **kwargs,
@@ -264,16 +264,10 @@ class _DatedFilterSet(_FilterSet):
     month_field = "month"
 
     def filter_year_min(self, queryset, name, value: int):
-        return queryset.filter(**{f"{self.month_field}__gte": f"{value:04d}-01"})
+        return queryset.filter(month_from(value, self.month_field))
 
     def filter_year_max(self, queryset, name, value: int):
-        return queryset.filter(**{f"{self.month_field}__lte": f"{value:04d}-12"}).exclude(
-            **{self.month_field: ""}
-        )
-
-
-def _official_links(paper_ref="pk", **extra):
-    return CodeLink.objects.filter(paper=OuterRef(paper_ref), is_official=True, **extra)
+        return queryset.filter(month_until(value, self.month_field))
 
 
 # --- papers ---------------------------------------------------------------------------------
@@ -331,39 +325,31 @@ class PaperFilter(_DatedFilterSet):
         return queryset.filter(arxiv_id=arxiv_id)
 
     def filter_dataset(self, queryset, name, value):
-        on_board = Result.objects.filter(paper=OuterRef("pk"), leaderboard__dataset=value)
-        introduced = Paper.datasets_introduced.through.objects.filter(paper=OuterRef("pk"), dataset=value)
-        return queryset.filter(Exists(on_board) | Exists(introduced))
+        return queryset.on_dataset(value)
 
     def filter_framework(self, queryset, name, value):
-        return queryset.filter(Exists(CodeLink.objects.filter(paper=OuterRef("pk"), framework__iexact=value)))
+        return queryset.with_framework(value)
 
     def filter_official(self, queryset, name, value):
-        return queryset.filter(Exists(_official_links()) if value else ~Exists(_official_links()))
+        return queryset.with_official_code(value)
 
     def filter_has_code(self, queryset, name, value):
-        code = Exists(CodeLink.objects.filter(paper=OuterRef("pk"))) | Exists(
-            Sample.objects.filter(paper=OuterRef("pk"))
-        )
-        return queryset.filter(code if value else ~code)
+        return queryset.with_code(value)
 
     def filter_status(self, queryset, name, value):
-        return queryset.filter(Exists(Sample.objects.filter(paper=OuterRef("pk"), status=value)))
+        return queryset.with_status(value)
 
     def filter_task(self, queryset, name, value):
-        return queries.on_task(queryset, value.pk)
+        return queryset.on_task(value.pk)
 
     def filter_method(self, queryset, name, value):
-        return queries.using_method(queryset, value.pk)
+        return queryset.using_method(value.pk)
 
     def filter_code_entry(self, queryset, name, value):
-        return queryset.filter(Exists(Sample.objects.filter(paper=OuterRef("pk"), entry=value)))
+        return queryset.with_code_entry(value)
 
     def filter_repository(self, queryset, name, value):
-        return queryset.filter(
-            Exists(CodeLink.objects.filter(paper=OuterRef("pk"), repo=value))
-            | Exists(Sample.objects.filter(paper=OuterRef("pk"), repo=value))
-        )
+        return queryset.in_repository(value)
 
 
 # --- repositories ---------------------------------------------------------------------------
@@ -391,17 +377,13 @@ class RepositoryFilter(_FilterSet):
         fields = []
 
     def filter_framework(self, queryset, name, value):
-        return queryset.filter(Exists(CodeLink.objects.filter(repo=OuterRef("pk"), framework__iexact=value)))
+        return queryset.with_framework(value)
 
     def filter_paper(self, queryset, name, value):
-        return queryset.filter(
-            Exists(CodeLink.objects.filter(repo=OuterRef("pk"), paper=value))
-            | Exists(Sample.objects.filter(repo=OuterRef("pk"), paper=value))
-        )
+        return queryset.linked_by(value)
 
     def filter_official(self, queryset, name, value):
-        official = Exists(CodeLink.objects.filter(repo=OuterRef("pk"), is_official=True))
-        return queryset.filter(official if value else ~official)
+        return queryset.with_official_links(value)
 
 
 # --- tasks, methods, evaluations ------------------------------------------------------------
@@ -454,7 +436,7 @@ class EvaluationFilter(df.FilterSet):
         fields = []
 
     def filter_paper(self, queryset, name, value):
-        return queryset.filter(Exists(Result.objects.filter(leaderboard=OuterRef("pk"), paper=value)))
+        return queryset.with_results_of(value)
 
 
 # --- code entries and samples ---------------------------------------------------------------
@@ -478,21 +460,17 @@ class CodeEntryFilter(_FilterSet):
         model = CodeEntry
         fields = []
 
-    def _with(self, **where):
-        return Exists(Sample.objects.filter(entry=OuterRef("pk"), **where))
-
     def filter_paper(self, queryset, name, value):
-        return queryset.filter(self._with(paper=value))
+        return queryset.with_places(paper=value)
 
     def filter_repository(self, queryset, name, value):
-        return queryset.filter(self._with(repo=value))
+        return queryset.with_places(repo=value)
 
     def filter_status(self, queryset, name, value):
-        return queryset.filter(self._with(status=value))
+        return queryset.with_places(status=value)
 
     def filter_ran(self, queryset, name, value):
-        ran = Exists(Sample.objects.filter(queries.RAN, entry=OuterRef("pk")))
-        return queryset.filter(ran if value else ~ran)
+        return queryset.with_ran_places(value)
 
 
 class SampleFilter(_DatedFilterSet):
@@ -562,19 +540,13 @@ class SampleFilter(_DatedFilterSet):
         )
 
     def filter_ran(self, queryset, name, value):
-        return queryset.filter(queries.RAN) if value else queryset.exclude(queries.RAN)
+        return queryset.ran(value)
 
     def filter_dataset(self, queryset, name, value):
-        return queryset.filter(
-            Exists(Result.objects.filter(paper=OuterRef("paper"), leaderboard__dataset=value))
-        )
+        return queryset.on_dataset(value)
 
     def filter_framework(self, queryset, name, value):
-        links = CodeLink.objects.filter(
-            paper=OuterRef("paper"), repo=OuterRef("repo"), framework__iexact=value
-        )
-        return queryset.filter(Exists(links))
+        return queryset.with_framework(value)
 
     def filter_official(self, queryset, name, value):
-        official = Exists(_official_links("paper", repo=OuterRef("repo")))
-        return queryset.filter(official if value else ~official)
+        return queryset.in_official_repository(value)

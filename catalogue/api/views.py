@@ -1,7 +1,7 @@
-"""API views: thin. Each names its read (``catalogue.queries``), its FilterSet and its shape.
+"""API views: thin. Each names its read (``catalogue.api.queries``), its FilterSet and its shape.
 
 ``cursor_ordering`` names the unique indexed column a list can be walked by in cursor mode
-(``catalogue.api.pagination``); lists without one are bounded by their parent.
+(``catalogue.pagination.api``); lists without one are bounded by their parent.
 """
 
 from functools import cached_property
@@ -12,8 +12,8 @@ from rest_framework import generics
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
-from catalogue import queries
-from catalogue.api import filters, ids, serializers
+from catalogue import figures
+from catalogue.api import filters, ids, queries, serializers
 from catalogue.api.conditional import CachedResponseMixin, ConditionalGetMixin
 from catalogue.models import CodeLink, Leaderboard, Method, Paper, Repo, Result, Sample, Task
 
@@ -56,13 +56,13 @@ class DetailView(_Api, CachedResponseMixin, ConditionalGetMixin, generics.Retrie
 class _PaperChild:
     @cached_property
     def paper(self):
-        return queries.api_paper(self.kwargs["paper_id"])
+        return queries.paper(self.kwargs["paper_id"])
 
 
 class _RepositoryChild:
     @cached_property
     def repo(self):
-        return queries.api_repository(self.kwargs["owner"], self.kwargs["name"])
+        return queries.repository(self.kwargs["owner"], self.kwargs["name"])
 
 
 def _get(queryset, **lookup):
@@ -81,7 +81,7 @@ class _TaskChild:
 class _EvaluationChild:
     @cached_property
     def board(self):
-        return _get(queries.api_leaderboards(), slug=self.kwargs["evaluation_id"])
+        return _get(queries.leaderboards(), slug=self.kwargs["evaluation_id"])
 
 
 # --- Papers-with-Code compatible ------------------------------------------------------------
@@ -95,7 +95,7 @@ class SearchView(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_search_papers()
+        return queries.search_papers()
 
 
 class PaperList(ListView):
@@ -104,7 +104,7 @@ class PaperList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_papers()
+        return queries.papers()
 
 
 class PaperDetail(DetailView):
@@ -113,11 +113,11 @@ class PaperDetail(DetailView):
     serializer_class = serializers.PaperDetailSerializer
 
     def get_object(self):
-        return queries.api_paper(self.kwargs["paper_id"])
+        return queries.paper(self.kwargs["paper_id"])
 
     def retrieve(self, request, *args, **kwargs):
         paper = self.get_object()
-        context = {**self.get_serializer_context(), "paper_figures": queries.paper_figures(paper)}
+        context = {**self.get_serializer_context(), "paper_figures": figures.paper_figures(paper)}
         return Response(self.serializer_class(paper, context=context).data)
 
 
@@ -129,7 +129,7 @@ class PaperRepositoryList(_PaperChild, ListView):
     filterset_class = None
 
     def get_queryset(self):
-        return queries.api_paper_code_links(self.paper)
+        return queries.paper_code_links(self.paper)
 
 
 class PaperTaskList(_PaperChild, ListView):
@@ -149,7 +149,7 @@ class PaperMethodList(_PaperChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_methods().filter(papers=self.paper)
+        return queries.methods().filter(papers=self.paper)
 
 
 class PaperResultList(_PaperChild, ListView):
@@ -160,7 +160,7 @@ class PaperResultList(_PaperChild, ListView):
     filterset_class = None
 
     def get_queryset(self):
-        return queries.api_paper_results(self.paper)
+        return queries.paper_results(self.paper)
 
 
 class PaperSampleList(_PaperChild, ListView):
@@ -172,7 +172,7 @@ class PaperSampleList(_PaperChild, ListView):
     cursor_ordering = "id"
 
     def get_queryset(self):
-        return queries.api_samples().filter(paper=self.paper)
+        return queries.samples().filter(paper=self.paper)
 
 
 class RepositoryList(ListView):
@@ -181,7 +181,7 @@ class RepositoryList(ListView):
     cursor_ordering = "key"
 
     def get_queryset(self):
-        return queries.api_repositories()
+        return queries.repositories()
 
 
 @extend_schema_view(get=extend_schema(operation_id="repositories_of_owner_list"))
@@ -191,7 +191,7 @@ class RepositoryOwnerList(RepositoryList):
     queryset = Repo.objects.none()  # the model, for the schema
 
     def get_queryset(self):
-        return queries.api_repositories().filter(owner__iexact=self.kwargs["owner"])
+        return queries.repositories().filter(owner__iexact=self.kwargs["owner"])
 
 
 class RepositoryDetail(_RepositoryChild, DetailView):
@@ -210,7 +210,7 @@ class RepositoryPaperList(_RepositoryChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_repository_papers(self.repo)
+        return queries.repository_papers(self.repo)
 
 
 class RepositorySampleList(_RepositoryChild, ListView):
@@ -220,7 +220,7 @@ class RepositorySampleList(_RepositoryChild, ListView):
     cursor_ordering = "id"
 
     def get_queryset(self):
-        return queries.api_samples().filter(repo=self.repo)
+        return queries.samples().filter(repo=self.repo)
 
 
 class TaskList(ListView):
@@ -229,7 +229,7 @@ class TaskList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_tasks()
+        return queries.tasks()
 
 
 class TaskDetail(_TaskChild, DetailView):
@@ -246,7 +246,7 @@ class TaskPaperList(_TaskChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.on_task(queries.api_papers(), self.task.pk)
+        return queries.papers().on_task(self.task.pk)
 
 
 class TaskEvaluationList(_TaskChild, ListView):
@@ -256,7 +256,7 @@ class TaskEvaluationList(_TaskChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_leaderboards().filter(task=self.task)
+        return queries.leaderboards().filter(task=self.task)
 
 
 class MethodList(ListView):
@@ -265,14 +265,14 @@ class MethodList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_methods()
+        return queries.methods()
 
 
 class MethodDetail(DetailView):
     serializer_class = serializers.MethodSerializer
 
     def get_object(self):
-        return _get(queries.api_methods(), slug=self.kwargs["method_id"])
+        return _get(queries.methods(), slug=self.kwargs["method_id"])
 
 
 class EvaluationList(ListView):
@@ -283,7 +283,7 @@ class EvaluationList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.api_leaderboards()
+        return queries.leaderboards()
 
 
 class EvaluationDetail(_EvaluationChild, DetailView):
@@ -303,9 +303,7 @@ class EvaluationMetricList(_EvaluationChild, ListView):
         return Leaderboard.objects.none()  # for the schema; list() reads the names
 
     def list(self, request, *args, **kwargs):
-        metrics = [
-            {"id": i, "name": n} for i, n in ids.metric_ids(queries.api_leaderboard_metrics(self.board))
-        ]
+        metrics = [{"id": i, "name": n} for i, n in ids.metric_ids(queries.leaderboard_metrics(self.board))]
         page = self.paginate_queryset(metrics)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
@@ -314,7 +312,7 @@ class EvaluationMetricDetail(_EvaluationChild, DetailView):
     serializer_class = serializers.MetricSerializer
 
     def get_object(self):
-        for mid, name in ids.metric_ids(queries.api_leaderboard_metrics(self.board)):
+        for mid, name in ids.metric_ids(queries.leaderboard_metrics(self.board)):
             if mid == self.kwargs["metric_id"]:
                 return {"id": mid, "name": name}
         raise Http404(f"No metric {self.kwargs['metric_id']!r} on {self.board.slug}")
@@ -326,7 +324,7 @@ class EvaluationResultList(_EvaluationChild, ListView):
     filterset_class = None
 
     def get_queryset(self):
-        return queries.api_leaderboard_results(self.board)
+        return queries.leaderboard_results(self.board)
 
 
 class EvaluationResultDetail(_EvaluationChild, DetailView):
@@ -334,7 +332,7 @@ class EvaluationResultDetail(_EvaluationChild, DetailView):
 
     def get_object(self):
         # A leaderboard holds at most a few hundred rows: find the id among them.
-        for result in queries.api_leaderboard_results(self.board):
+        for result in queries.leaderboard_results(self.board):
             if ids.result_id(result) == self.kwargs["result_id"]:
                 return result
         raise Http404(f"No result {self.kwargs['result_id']!r} on {self.board.slug}")
@@ -351,21 +349,21 @@ class CodeEntryList(ListView):
     cursor_ordering = "name"
 
     def get_queryset(self):
-        return queries.api_code_entries()
+        return queries.code_entries()
 
     def extra_context(self, rows):
-        return {"figures": queries.code_entry_figures_for(rows)}
+        return {"figures": figures.code_entry_figures_for(rows)}
 
 
 class CodeEntryDetail(DetailView):
     serializer_class = serializers.CodeEntrySerializer
 
     def get_object(self):
-        return _get(queries.api_code_entries(), slug=self.kwargs["entry_id"])
+        return _get(queries.code_entries(), slug=self.kwargs["entry_id"])
 
     def retrieve(self, request, *args, **kwargs):
         entry = self.get_object()
-        context = {**self.get_serializer_context(), "figures": {entry.pk: queries.code_entry_figures(entry)}}
+        context = {**self.get_serializer_context(), "figures": {entry.pk: figures.code_entry_figures(entry)}}
         return Response(self.serializer_class(entry, context=context).data)
 
 
@@ -377,10 +375,10 @@ class CodeEntrySampleList(ListView):
 
     @cached_property
     def entry(self):
-        return _get(queries.api_code_entries(), slug=self.kwargs["entry_id"])
+        return _get(queries.code_entries(), slug=self.kwargs["entry_id"])
 
     def get_queryset(self):
-        return queries.api_samples().filter(entry=self.entry)
+        return queries.samples().filter(entry=self.entry)
 
 
 class SampleList(ListView):
@@ -391,4 +389,4 @@ class SampleList(ListView):
     cursor_ordering = "id"
 
     def get_queryset(self):
-        return queries.api_samples()
+        return queries.samples()

@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from catalogue import identities
+from catalogue import figures, identities
 from catalogue.loader.documents import RawDocument, SnapshotError
 from catalogue.models import DocumentKind, RepoKind, Status, TitleSource
 
@@ -336,19 +336,24 @@ def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Par
     return out
 
 
+def _place_figures_row(pkey: str, common: dict, repo_kind: str | None = None) -> dict:
+    """A place as ``figures.compute`` reads it."""
+    ref = common["repo_ref"]
+    return {
+        "body": common["sha"],
+        "paper": pkey,
+        "repo": ref.key if ref else None,
+        "status": common["status"],
+        "inline_ok": common["inline_ok"],
+        "behaviour_fingerprint": common["behaviour_fingerprint"],
+        "repo_kind": repo_kind,
+    }
+
+
 def _check_entry_figures(doc: Fields, out: Parsed, places):
     """Warn where the document's stated figures disagree with its own rows."""
-    bodies = {c["sha"] for _, c in places}
-    by_status = {s.value: len({c["sha"] for _, c in places if c["status"] == s}) for s in Status}
-    computed = {
-        "n_places": len(places),
-        "n_places_pointer_only": sum(1 for _, c in places if not c["inline_ok"]),
-        "n_samples": len(bodies),
-        "n_samples_ran": sum(v for k, v in by_status.items() if k != Status.UNVERIFIED),
-        "n_papers": len({p for p, _ in places}),
-        "n_papers_ran": len({p for p, c in places if c["status"] != Status.UNVERIFIED}),
-        "n_samples_fingerprinted": len({c["sha"] for _, c in places if c["behaviour_fingerprint"]}),
-    }
+    computed = figures.stated_entry_figures(_place_figures_row(pkey, common) for pkey, common in places)
+    by_status = computed.pop("by_status")
     for name, value in computed.items():
         stated = doc.value.get(name)
         if stated is not None and stated != value:
@@ -582,36 +587,22 @@ def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
             }
         )
         samples.append((common, extra))
-    _check_paper_figures(syn, out, samples)
+    _check_paper_figures(syn, out, pkey, samples)
 
 
-def _check_paper_figures(syn: Fields, out: Parsed, samples):
-    bodies_by_status: dict[str, set] = defaultdict(set)
-    kinds: dict[str, dict] = defaultdict(lambda: {"samples": set(), "ran": set(), "repositories": set()})
-    for common, extra in samples:
-        bodies_by_status[common["status"]].add(common["sha"])
-        kind = kinds[extra["repo_kind"] or "unknown"]
-        kind["samples"].add(common["sha"])
-        if common["status"] != Status.UNVERIFIED:
-            kind["ran"].add(common["sha"])
-        if common["repo_ref"]:
-            kind["repositories"].add(common["repo_ref"].key)
-    summary = {s: len(b) for s, b in bodies_by_status.items() if b}
-    stated = syn.value.get("summary")
-    if isinstance(stated, dict) and stated != summary:
-        out.warnings.append(
-            f"{syn.file}: syntology.summary: document states {stated!r}, its rows give {summary!r}"
-        )
-    by_kind = {k: {n: len(v) for n, v in d.items()} for k, d in kinds.items()}
-    stated = syn.value.get("by_repo_kind")
-    if isinstance(stated, dict) and stated != by_kind:
-        out.warnings.append(
-            f"{syn.file}: syntology.by_repo_kind: document states {stated!r}, its rows give {by_kind!r}"
-        )
-    pointer_only = len({c["sha"] for c, _ in samples if not c["inline_ok"]})
+def _check_paper_figures(syn: Fields, out: Parsed, pkey: str, samples):
+    computed = figures.stated_paper_figures(
+        [_place_figures_row(pkey, common, extra["repo_kind"]) for common, extra in samples]
+    )
+    for name in ("summary", "by_repo_kind"):
+        stated = syn.value.get(name)
+        if isinstance(stated, dict) and stated != computed[name]:
+            out.warnings.append(
+                f"{syn.file}: syntology.{name}: document states {stated!r}, its rows give {computed[name]!r}"
+            )
     stated = syn.value.get("n_pointer_only_for_licence")
-    if stated is not None and stated != pointer_only:
+    if stated is not None and stated != computed["n_pointer_only_for_licence"]:
         out.warnings.append(
             f"{syn.file}: syntology.n_pointer_only_for_licence: document states {stated!r}, "
-            f"its rows give {pointer_only}"
+            f"its rows give {computed['n_pointer_only_for_licence']}"
         )

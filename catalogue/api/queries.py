@@ -1,0 +1,142 @@
+"""Reads for the JSON API: each returns what one endpoint pages through.
+
+Everything its serializer reads is joined or prefetched, so a page costs a fixed number of
+queries whatever its size (serializers never query). Orders end on a unique column: pages
+never overlap.
+"""
+
+from django.db import models
+from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
+from django.db.models.functions import Coalesce
+from django.http import Http404
+
+from catalogue import identities
+from catalogue.models import (
+    Author,
+    CodeEntry,
+    CodeLink,
+    Leaderboard,
+    Method,
+    Paper,
+    PaperSlug,
+    Repo,
+    Result,
+    Sample,
+    Task,
+)
+from catalogue.queries import paper_by_address
+
+
+def _authors_in_order() -> Prefetch:
+    return Prefetch("authors", queryset=Author.objects.order_by("position"))
+
+
+def papers() -> QuerySet[Paper]:
+    return Paper.objects.prefetch_related(_authors_in_order()).order_by("slug")
+
+
+def paper(paper_id: str) -> Paper:
+    """A paper by any id the API accepts: its slug (current or old), ``arxiv-…`` or its arXiv id.
+
+    An arXiv id with a version suffix (``1811.06965v2``) names the same paper.
+    """
+    arxiv_id = identities.normalize_arxiv_id(paper_id)
+    paper = Paper.objects.filter(arxiv_id=arxiv_id).first() if arxiv_id else None
+    if paper is None:
+        paper, _current = paper_by_address(paper_id)
+    prefetch_related_objects(
+        [paper], _authors_in_order(), Prefetch("slugs", PaperSlug.objects.order_by("slug"))
+    )
+    return paper
+
+
+def search_papers() -> QuerySet[Paper]:
+    """Papers with their code links, official first, for PwC's /search/ (a paper and its best repository)."""
+    return papers().prefetch_related(
+        Prefetch(
+            "code_links",
+            queryset=CodeLink.objects.select_related("repo").order_by(
+                F("is_official").desc(nulls_last=True), "repo__key", "sub_path"
+            ),
+        )
+    )
+
+
+def paper_code_links(paper: Paper) -> QuerySet[CodeLink]:
+    return paper.code_links.select_related("repo").order_by(
+        F("is_official").desc(nulls_last=True), "repo__key", "sub_path"
+    )
+
+
+def paper_results(paper: Paper) -> QuerySet[Result]:
+    return paper.results.select_related("paper", "leaderboard__task", "leaderboard__dataset").order_by(
+        "leaderboard__slug", "model"
+    )
+
+
+def _first_framework() -> Coalesce:
+    """A repository's framework as its code links state it (the first, alphabetically; "" if none)."""
+    stated = (
+        CodeLink.objects.filter(repo=OuterRef("pk"))
+        .exclude(framework="")
+        .order_by("framework")
+        .values("framework")
+    )
+    return Coalesce(Subquery(stated[:1]), models.Value(""))
+
+
+def repositories() -> QuerySet[Repo]:
+    return Repo.objects.annotate(framework=_first_framework()).order_by("key")
+
+
+def repository(owner: str, name: str) -> Repo:
+    """The repository ``owner/name``, case-insensitively; on GitHub first, as PwC's paths assume."""
+    repos = repositories()
+    repo = repos.filter(key=f"github.com/{owner}/{name}".lower()).first()
+    repo = repo or repos.filter(owner__iexact=owner, name__iexact=name).first()
+    if repo is None:
+        raise Http404(f"No repository {owner}/{name}")
+    return repo
+
+
+def repository_papers(repo: Repo) -> QuerySet[Paper]:
+    """Papers that link the repository (the archive's code links) or have samples in it."""
+    return papers().in_repository(repo)
+
+
+def tasks() -> QuerySet[Task]:
+    return Task.objects.order_by("slug")
+
+
+def methods() -> QuerySet[Method]:
+    """Methods with the papers that introduced them (PwC's ``paper`` is the first of those)."""
+    return Method.objects.prefetch_related(
+        Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug"))
+    ).order_by("slug")
+
+
+def leaderboards() -> QuerySet[Leaderboard]:
+    return Leaderboard.objects.select_related("task", "dataset").order_by("slug")
+
+
+def leaderboard_results(board: Leaderboard) -> QuerySet[Result]:
+    return board.results.select_related("paper", "leaderboard__task", "leaderboard__dataset").order_by(
+        F("rank_in_archive_order").asc(nulls_last=True), "model", "paper__slug"
+    )
+
+
+def leaderboard_metrics(board: Leaderboard) -> list[str]:
+    """The metric names a leaderboard's results state, in alphabetical order."""
+    names: set[str] = set()
+    for metrics in board.results.values_list("metrics", flat=True):
+        names.update(metrics or {})
+    return sorted(names)
+
+
+def code_entries() -> QuerySet[CodeEntry]:
+    return CodeEntry.objects.order_by("name")
+
+
+def samples() -> QuerySet[Sample]:
+    """Places with their paper, entry, body and repository, in id order (the one indexed total order)."""
+    return Sample.objects.select_related("paper", "entry", "body", "repo").order_by("id")

@@ -1,0 +1,290 @@
+"""The catalogue's figures: each defined once, here, and computed from that definition three ways.
+
+SNAPSHOT-FORMAT.md defines a code-entry document's figures (``n_places``, ``by_status``, …) and
+a paper document's (``summary``, ``by_repo_kind``, …) over its place rows. Each is written
+below once, as what it counts (:class:`Count`: distinct code bodies, papers or repositories, or
+place rows) among the places passing a condition (:class:`Condition`), or as a sum of other
+figures (:class:`Sum`). From that one definition:
+
+* :func:`aggregates` gives the ORM's aggregates: the figures pages, API, admin and export show,
+  computed from the rows so that a corrected status moves every figure at once;
+* :func:`sql` gives the same figure in SQL, for the sort counts ``catalogue.counters`` stores;
+* :func:`compute` gives it in Python over a document's own rows, which the loader compares
+  with what the document states, as ``dump_snapshot`` states them.
+
+Units: ``n_samples``, ``n_samples_ran``, ``n_samples_fingerprinted`` and ``by_status`` count
+distinct code bodies; ``n_places`` and ``n_places_pointer_only`` count places (sample rows);
+a body with places in several statuses counts under each status. What counts as *ran* is
+``Status.ran_values()``, read when a figure is computed.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from django.db.models import Count as CountAggregate
+from django.db.models import Q, QuerySet
+
+from catalogue import memo
+from catalogue.models import CodeEntry, Paper, Repo, Sample, Status
+
+# --- the definitions ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A place passes when its ``field`` holds one of ``values()`` (called each time: never stale)."""
+
+    field: str
+    values: Callable[[], Iterable]
+
+    def q(self, prefix: str = "") -> Q:
+        return Q(**{f"{prefix}{self.field}__in": list(self.values())})
+
+    def sql(self, alias: str) -> str:
+        return f"{alias}.{self.field} IN ({', '.join(_literal(v) for v in self.values())})"
+
+    def test(self, place: Mapping) -> bool:
+        return place[self.field] in tuple(self.values())
+
+
+RAN = Condition("status", Status.ran_values)
+POINTER_ONLY = Condition("inline_ok", lambda: (False,))
+FINGERPRINTED = Condition("behaviour_fingerprint", lambda: (True,))
+CORRECTED = Condition("status_corrected", lambda: (True,))
+
+
+def status_is(status: str) -> Condition:
+    return Condition("status", lambda: (status,))
+
+
+# What a figure counts: the column of a place that names it (None for the place row itself).
+UNITS = {"place": None, "body": "body", "paper": "paper", "repo": "repo"}
+
+
+@dataclass(frozen=True)
+class Count:
+    """Distinct ``unit``s (bodies, papers, repositories) among the places passing ``where``;
+    for ``unit="place"``, the place rows themselves."""
+
+    unit: str
+    where: Condition | None = None
+
+
+@dataclass(frozen=True)
+class Sum:
+    """The sum of other figures, by name."""
+
+    parts: Callable[[], list[str]]
+
+
+def by_status_name(status: str) -> str:
+    return f"by_status_{status}"
+
+
+def definitions(*, curated: bool = True) -> dict[str, Count | Sum]:
+    """Every figure of a set of places, in SNAPSHOT-FORMAT.md's order (``by_status_<s>`` per status).
+
+    ``curated`` adds the one figure that is not the format's: how many places a curator corrected.
+    """
+    figures = {
+        "n_places": Count("place"),
+        "n_places_pointer_only": Count("place", POINTER_ONLY),
+        "n_samples": Count("body"),
+        **{by_status_name(s): Count("body", status_is(s)) for s in Status.values},
+        "n_samples_ran": Sum(lambda: [by_status_name(s) for s in RAN.values()]),
+        "n_papers": Count("paper"),
+        "n_papers_ran": Count("paper", RAN),
+        "n_samples_fingerprinted": Count("body", FINGERPRINTED),
+    }
+    if curated:
+        figures["n_places_corrected"] = Count("place", CORRECTED)
+    return figures
+
+
+# A paper document's ``by_repo_kind``: these, per repository kind of its places.
+def repo_kind_definitions() -> dict[str, Count]:
+    return {"samples": Count("body"), "ran": Count("body", RAN), "repositories": Count("repo")}
+
+
+# A paper document's ``n_pointer_only_for_licence``: bodies, not places.
+POINTER_ONLY_BODIES = Count("body", POINTER_ONLY)
+# Rows without a repository kind are counted under this name in ``by_repo_kind``.
+UNKNOWN_KIND = "unknown"
+
+
+# --- the three ways of computing them ----------------------------------------------------------
+
+
+def aggregates(prefix: str = "", figures: dict | None = None) -> dict:
+    """The ORM aggregates of every :class:`Count` figure; ``prefix`` reaches places through a relation."""
+    figures = definitions() if figures is None else figures
+    out = {}
+    for name, figure in figures.items():
+        if isinstance(figure, Count):
+            unit = UNITS[figure.unit] or "id"
+            where = {"filter": figure.where.q(prefix)} if figure.where else {}
+            out[name] = CountAggregate(f"{prefix}{unit}", distinct=figure.unit != "place", **where)
+    return out
+
+
+def sql(name: str, alias: str = "s") -> str:
+    """One figure as a SQL expression over the places ``alias`` (a ``catalogue_sample`` alias)."""
+    figure = definitions()[name]
+    if isinstance(figure, Sum):
+        return " + ".join(sql(part, alias) for part in figure.parts())
+    column = f"{alias}.{UNITS[figure.unit] + '_id' if UNITS[figure.unit] else 'id'}"
+    counted = f"CASE WHEN {figure.where.sql(alias)} THEN {column} END" if figure.where else column
+    return f"COUNT({'' if figure.unit == 'place' else 'DISTINCT '}{counted})"
+
+
+def compute(places: Iterable[Mapping], figures: dict | None = None) -> dict[str, int]:
+    """Every figure of the format over place rows given as mappings (a document's own rows):
+    ``body``, ``paper``, ``repo`` (None if none) and the fields the conditions test (``status``,
+    ``inline_ok``, ``behaviour_fingerprint``); in the order of the definitions."""
+    figures = definitions(curated=False) if figures is None else figures
+    places = list(places)
+    values: dict[str, int] = {}
+    for name, figure in figures.items():
+        if isinstance(figure, Count):
+            passing = [p for p in places if figure.where is None or figure.where.test(p)]
+            if figure.unit == "place":
+                values[name] = len(passing)
+            else:
+                values[name] = len({p[figure.unit] for p in passing if p[figure.unit] is not None})
+    for name, figure in figures.items():
+        if isinstance(figure, Sum):
+            values[name] = sum(values[part] for part in figure.parts())
+    return {name: values[name] for name in figures}
+
+
+def stated_entry_figures(places: Iterable[Mapping]) -> dict:
+    """What a code-entry document states of its places: each figure, and ``by_status`` as a map."""
+    values = compute(places)
+    by_status = {s: values.pop(by_status_name(s)) for s in Status.values}
+    return {**values, "by_status": by_status}
+
+
+def _literal(value) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"  # SQLite ≥ 3.23 reads these too
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+# --- figures of sets of places ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SampleFigures:
+    n_places: int
+    n_places_pointer_only: int
+    n_samples: int
+    n_samples_ran: int
+    n_samples_fingerprinted: int
+    n_papers: int
+    n_papers_ran: int
+    by_status: dict[str, int]  # every status, zeros included
+    n_places_corrected: int = 0  # places whose status a curator corrected (figures include them)
+
+    @classmethod
+    def of(cls, values: Mapping[str, int | None]) -> "SampleFigures":
+        """From computed figures (aggregated counts may be None over no rows: 0)."""
+        values = dict(values)
+        for name, figure in definitions().items():
+            if isinstance(figure, Sum):
+                values[name] = sum(values.get(part) or 0 for part in figure.parts())
+        return cls(
+            by_status={s: values.get(by_status_name(s)) or 0 for s in Status.values},
+            **{name: values.get(name) or 0 for name in cls.__dataclass_fields__ if name != "by_status"},
+        )
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+EMPTY = SampleFigures.of({})
+
+
+def sample_figures(samples: QuerySet[Sample]) -> SampleFigures:
+    """The figures of any set of places, in one query."""
+    return SampleFigures.of(samples.aggregate(**aggregates()))
+
+
+def grouped_by(field: str, ids: list[int]) -> dict[int, SampleFigures]:
+    """The figures of the places of each of ``ids`` (papers, entries…), in one grouped query."""
+    rows = Sample.objects.filter(**{f"{field}__in": ids}).values(field).annotate(**aggregates()).order_by()
+    found = {row[field]: SampleFigures.of(row) for row in rows}
+    return {pk: found.get(pk, EMPTY) for pk in ids}
+
+
+# The figures of an entry, a repository or the whole catalogue count thousands of places
+# (``forward``: 34,000 at archive size); they are remembered per data version (catalogue.memo).
+
+
+def code_entry_figures(entry: CodeEntry) -> SampleFigures:
+    return code_entry_figures_for([entry])[entry.pk]
+
+
+def code_entry_figures_for(entries) -> dict[int, SampleFigures]:
+    """Figures for many entries in one grouped query (list pages, API lists)."""
+    return memo.remember_many(
+        "entry_figures", [e.pk for e in entries], lambda ids: grouped_by("entry_id", ids)
+    )
+
+
+def paper_sample_figures_for(papers) -> dict[int, SampleFigures]:
+    """Each paper's sample figures (as ``paper_figures(p).samples``), in one grouped query."""
+    return grouped_by("paper_id", [p.pk for p in papers])
+
+
+def repo_figures(repo: Repo) -> SampleFigures:
+    return memo.remember("repo_figures", repo.pk, lambda: sample_figures(repo.samples.all()))
+
+
+def catalogue_figures() -> SampleFigures:
+    return memo.remember("catalogue_figures", None, lambda: sample_figures(Sample.objects.all()))
+
+
+# --- a paper's figures, as its document states them --------------------------------------------
+
+
+@dataclass(frozen=True)
+class PaperFigures:
+    """A paper's Syntology figures, as its document states them (units: distinct bodies)."""
+
+    samples: SampleFigures
+    summary: dict[str, int]  # status -> samples, zero statuses left out
+    by_repo_kind: dict[str, dict[str, int]]  # kind -> {samples, ran, repositories}
+    n_pointer_only_for_licence: int
+
+
+def paper_figures(paper: Paper) -> PaperFigures:
+    samples = Sample.objects.filter(paper=paper)
+    figures = sample_figures(samples)
+    kinds = repo_kind_definitions()
+    rows = samples.values("repo_kind").annotate(**aggregates(figures=kinds)).order_by("repo_kind")
+    pointer_only = samples.aggregate(**aggregates(figures={"n": POINTER_ONLY_BODIES}))["n"]
+    return PaperFigures(
+        samples=figures,
+        summary=summary(figures.by_status),
+        by_repo_kind={(row["repo_kind"] or UNKNOWN_KIND): {k: row[k] for k in kinds} for row in rows},
+        n_pointer_only_for_licence=pointer_only,
+    )
+
+
+def summary(by_status: Mapping[str, int]) -> dict[str, int]:
+    """``syntology.summary``: the statuses that occur, in the vocabulary's order."""
+    return {s: by_status[s] for s in Status.values if by_status.get(s)}
+
+
+def stated_paper_figures(places: list[Mapping]) -> dict:
+    """A paper document's ``summary``, ``by_repo_kind`` and ``n_pointer_only_for_licence`` of the
+    places it lists (mappings as :func:`compute` reads them, with ``repo_kind``)."""
+    kinds: dict[str, list[Mapping]] = {}
+    for place in places:
+        kinds.setdefault(place["repo_kind"] or UNKNOWN_KIND, []).append(place)
+    values = compute(places)
+    return {
+        "summary": summary({s: values[by_status_name(s)] for s in Status.values}),
+        "by_repo_kind": {kind: compute(rows, repo_kind_definitions()) for kind, rows in kinds.items()},
+        "n_pointer_only_for_licence": compute(places, {"n": POINTER_ONLY_BODIES})["n"],
+    }

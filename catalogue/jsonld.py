@@ -1,0 +1,28 @@
+"""schema.org structured data for the pages that describe one scholarly thing."""
+
+from catalogue.models import Paper
+
+
+def scholarly_article(paper: Paper, url: str) -> dict:
+    """A paper as a schema.org ``ScholarlyArticle``; ``url`` is its page's absolute address."""
+    data = {
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "headline": paper.title or paper.slug,
+        "name": paper.title or paper.slug,
+        "url": url,
+        "author": [{"@type": "Person", "name": author.name} for author in paper.authors.all()],
+    }
+    if paper.abstract:
+        data["abstract"] = paper.abstract
+    if paper.date:
+        data["datePublished"] = paper.date.isoformat()
+    elif paper.month:
+        data["datePublished"] = paper.month
+    if paper.arxiv_id:
+        data["identifier"] = f"arXiv:{paper.arxiv_id}"
+    if paper.url_abs:
+        data["sameAs"] = paper.url_abs
+    if paper.proceeding:
+        data["isPartOf"] = paper.proceeding
+    return data

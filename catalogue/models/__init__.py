@@ -1,0 +1,69 @@
+"""The catalogue's data model, shaped around the identities in the snapshot data.
+
+Identities (each enforced by a unique constraint, never by hope):
+
+* a paper is its arXiv id (version suffix dropped) where it has one, else its slug;
+  every slug it was published under is a ``PaperSlug`` and keeps working;
+* a code entry is its name; a code body is its ``code_sha256_prefix``;
+* a repository is ``host/owner/name``, case-insensitive (``Repo.key``);
+* a sample (a *place*) is (paper, code body, entry);
+* a leaderboard is task × dataset; a result is (paper, leaderboard, model).
+
+Harvested rows carry their provenance: the ``SourceDocument`` they were last written
+from and a ``stamp`` (that document's ``read_at`` and content hash) which the loader
+compares so that the newest document wins whatever order files are read in.
+Aggregate figures are never stored here: ``catalogue.figures`` derives them from rows
+(the few sort counts lists order by are kept by ``catalogue.counters``).
+
+One module a part of the model: ``vocabulary`` (the closed vocabularies), ``provenance``
+(load runs and documents), ``papers`` (papers and the archive's tasks, methods, datasets,
+leaderboards and results), ``code`` (repositories, code links, entries, bodies and places),
+``corrections`` and ``search``. Each model's query vocabulary (``Paper.objects.with_code()``,
+``Sample.objects.ran()``) sits beside it. Everything is importable from here.
+"""
+
+from catalogue.models.code import CodeBody, CodeEntry, CodeLink, HarvestedRepo, Repo, Sample
+from catalogue.models.corrections import Correction
+from catalogue.models.papers import Author, Dataset, Leaderboard, Method, Paper, PaperSlug, Result, Task
+from catalogue.models.provenance import Harvested, LoadRun, SourceDocument
+from catalogue.models.search import SearchDocument
+from catalogue.models.vocabulary import (
+    DocumentKind,
+    LoadRunOutcome,
+    RepoKind,
+    SearchKind,
+    Status,
+    TitleSource,
+    in_choices,
+    ran,
+)
+
+__all__ = [
+    "Author",
+    "CodeBody",
+    "CodeEntry",
+    "CodeLink",
+    "Correction",
+    "Dataset",
+    "DocumentKind",
+    "Harvested",
+    "HarvestedRepo",
+    "Leaderboard",
+    "LoadRun",
+    "LoadRunOutcome",
+    "Method",
+    "Paper",
+    "PaperSlug",
+    "Repo",
+    "RepoKind",
+    "Result",
+    "Sample",
+    "SearchDocument",
+    "SearchKind",
+    "SourceDocument",
+    "Status",
+    "Task",
+    "TitleSource",
+    "in_choices",
+    "ran",
+]

@@ -1,0 +1,274 @@
+"""Papers and what the archive says about them: tasks, methods, datasets, leaderboards, results."""
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from catalogue.models.base import present, related_exists, through_exists
+from catalogue.models.provenance import Harvested, SourceDocument
+from catalogue.models.vocabulary import TitleSource, in_choices, ran
+
+# --- the query vocabulary of papers ---------------------------------------------------------
+# Conditions are expressions (for filter() and annotate() alike); the QuerySet's methods read
+# them as sentences: Paper.objects.with_official_code().on_task(task_id).
+
+
+def has_code():
+    """A code link from the archive, or a place Syntology harvested (either is "code")."""
+    return related_exists(Paper, "code_links") | related_exists(Paper, "samples")
+
+
+def has_official_code():
+    """A code link the archive marks official (``is_official`` true; NULL is not official)."""
+    return related_exists(Paper, "code_links", is_official=True)
+
+
+def month_from(year: int, field: str = "month") -> Q:
+    """From ``year`` on, by the stored month: the stated date's, else the one an arXiv id encodes.
+
+    A range on the stored ``YYYY-MM`` text, so the (month, id) index serves it.
+    """
+    return Q(**{f"{field}__gte": f"{year:04d}-01"})
+
+
+def month_until(year: int, field: str = "month") -> Q:
+    """Up to the end of ``year`` (as :func:`month_from`); papers with no month at all are out."""
+    return Q(**{f"{field}__lte": f"{year:04d}-12"}) & ~Q(**{field: ""})
+
+
+class PaperQuerySet(models.QuerySet):
+    def with_code(self, wanted: bool = True):
+        return self.filter(present(has_code(), wanted))
+
+    def with_official_code(self, wanted: bool = True):
+        return self.filter(present(has_official_code(), wanted))
+
+    def with_ran_samples(self):
+        """Papers with a place whose status counts as ran (``Status.ran_values()``)."""
+        return self.filter(related_exists(Paper, "samples", ran()))
+
+    def with_status(self, status: str):
+        return self.filter(related_exists(Paper, "samples", status=status))
+
+    def on_task(self, task_id: int | None):
+        """Papers on the task with this id (none for None: an unknown task has no papers)."""
+        return self.filter(through_exists(Paper.tasks, task_id=task_id))
+
+    def using_method(self, method_id: int | None):
+        return self.filter(through_exists(Paper.methods, method_id=method_id))
+
+    def on_dataset(self, dataset):
+        """A result on a leaderboard of the dataset, or the paper introduced it."""
+        return self.filter(
+            related_exists(Paper, "results", leaderboard__dataset=dataset)
+            | through_exists(Paper.datasets_introduced, dataset=dataset)
+        )
+
+    def with_framework(self, framework: str):
+        """A code link in this framework (``pytorch``, ``tf``…), case-insensitively."""
+        return self.filter(related_exists(Paper, "code_links", framework__iexact=framework))
+
+    def with_code_entry(self, entry):
+        return self.filter(related_exists(Paper, "samples", entry=entry))
+
+    def in_repository(self, repo):
+        """Papers that link the repository (the archive's code links) or have places in it."""
+        return self.filter(
+            related_exists(Paper, "code_links", repo=repo) | related_exists(Paper, "samples", repo=repo)
+        )
+
+    def from_year(self, year: int):
+        return self.filter(month_from(year))
+
+    def until_year(self, year: int):
+        return self.filter(month_until(year))
+
+    def in_year(self, year: int):
+        return self.filter(month_from(year) & month_until(year))
+
+    def from_paper_documents(self):
+        """Papers a paper document described (not only named by a code-entry document)."""
+        return self.exclude(paper_stamp="")
+
+
+class Paper(Harvested):
+    arxiv_id = models.CharField(max_length=40, null=True, blank=True, unique=True)
+    slug = models.CharField(max_length=300, unique=True)  # current; old ones in PaperSlug
+    # What pages and API show: the curator's correction if there is one, else the snapshot's.
+    title = models.TextField(blank=True)
+    title_upstream = models.TextField(blank=True, editable=False)  # the snapshot's, always
+    title_corrected = models.BooleanField(db_default=False, editable=False)
+    title_source = models.CharField(max_length=16, choices=TitleSource.choices, null=True, blank=True)
+    date = models.DateField(null=True, blank=True)
+    # "YYYY-MM" from ``date``, else inferred from the arXiv id: stored (not computed per
+    # request) so that year filters and date sorts can use an index.
+    month = models.CharField(max_length=7, blank=True)
+    # Fields only a paper document states; ``paper_stamp`` is that document's stamp.
+    proceeding = models.CharField(max_length=500, blank=True)
+    abstract = models.TextField(blank=True)
+    url_abs = models.URLField(max_length=1000, blank=True)
+    url_pdf = models.URLField(max_length=1000, blank=True)
+    source = models.JSONField(null=True, blank=True)
+    syntology_read_at = models.DateTimeField(null=True, blank=True)
+    syntology_claim = models.TextField(blank=True)
+    syntology_links = models.JSONField(null=True, blank=True)  # syntology_url, atlas_url, mcp…
+    arxiv_metadata = models.JSONField(null=True, blank=True)
+    syntology_extracted_results = models.JSONField(null=True, blank=True)
+    paper_document = models.ForeignKey(
+        SourceDocument, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    paper_stamp = models.CharField(max_length=100, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped by every write (curator or loader): a form saved from a stale version is refused.
+    version = models.PositiveIntegerField(db_default=1, editable=False)
+    # Distinct code bodies among its places, kept by catalogue.counters: /papers/?sort=samples.
+    n_samples = models.PositiveIntegerField(db_default=0, editable=False)
+
+    tasks = models.ManyToManyField("Task", related_name="papers", blank=True)
+    methods = models.ManyToManyField("Method", related_name="papers", blank=True)
+    methods_introduced = models.ManyToManyField("Method", related_name="introduced_by", blank=True)
+    datasets_introduced = models.ManyToManyField("Dataset", related_name="introduced_by", blank=True)
+
+    objects = PaperQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=in_choices("title_source", TitleSource, nullable=True),
+                name="paper_title_source_valid",
+            ),
+            models.CheckConstraint(condition=~Q(slug=""), name="paper_slug_not_empty"),
+        ]
+        indexes = [
+            models.Index(fields=["month", "id"]),
+            models.Index(fields=["created_at"]),
+            models.Index(fields=["-n_samples", "-id"], name="paper_by_samples"),
+            # The orders the page and the API offer, each with its tie-break (keyset pages).
+            models.Index(fields=["title", "slug"], name="paper_by_title"),
+            models.Index(fields=["date", "slug"], name="paper_by_date"),
+            # The API's default order is the slug; with the id in the index, a filtered list
+            # (papers on a task, with official code) walks it without reading each paper's row.
+            models.Index(fields=["slug", "id"], name="paper_slug_with_id"),
+        ]
+
+    def __str__(self):
+        return self.title or self.slug
+
+    def get_absolute_url(self):
+        return reverse("paper", args=[self.slug])
+
+    @property
+    def month_is_inferred(self) -> bool:
+        """True when the paper's only date is the month its arXiv id encodes."""
+        return self.date is None and bool(self.month)
+
+
+class PaperSlug(models.Model):
+    """Every slug a paper was published under; old ones redirect to ``Paper.slug``."""
+
+    slug = models.CharField(max_length=300, unique=True)
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="slugs")
+    last_stamp = models.CharField(max_length=100)
+
+    def __str__(self):
+        return self.slug
+
+
+class Author(models.Model):
+    """An author name in its place on one paper (the data names people, it does not identify them)."""
+
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="authors")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["paper", "position"]
+        constraints = [models.UniqueConstraint(fields=["paper", "position"], name="author_unique_position")]
+        indexes = [models.Index(fields=["name"])]
+
+    def __str__(self):
+        return self.name
+
+
+class Task(Harvested):
+    slug = models.CharField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("task", args=[self.slug])
+
+
+class Method(Harvested):
+    slug = models.CharField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    full_name = models.CharField(max_length=1000, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("method", args=[self.slug])
+
+
+class Dataset(models.Model):
+    """A dataset by name, as results and ``datasets_introduced`` name it."""
+
+    name = models.CharField(max_length=500, unique=True)
+
+    def __str__(self):
+        return self.name
+
+
+class LeaderboardQuerySet(models.QuerySet):
+    def with_results_of(self, paper):
+        return self.filter(related_exists(Leaderboard, "results", paper=paper))
+
+
+class Leaderboard(Harvested):
+    """A task × dataset pair (PwC's ``/sota/<task>-on-<dataset>``)."""
+
+    task = models.ForeignKey(Task, on_delete=models.PROTECT, related_name="leaderboards")
+    dataset = models.ForeignKey(Dataset, on_delete=models.PROTECT, related_name="leaderboards")
+    slug = models.CharField(max_length=600, unique=True)
+
+    objects = LeaderboardQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["task", "dataset"], name="leaderboard_unique_task_dataset")
+        ]
+
+    def __str__(self):
+        return self.slug
+
+    def get_absolute_url(self):
+        return reverse("leaderboard", args=[self.slug])
+
+
+class Result(Harvested):
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="results")
+    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="results")
+    model = models.CharField(max_length=500)
+    rank_in_archive_order = models.PositiveIntegerField(null=True, blank=True)
+    of = models.PositiveIntegerField(null=True, blank=True)
+    metrics = models.JSONField(default=dict)  # name -> value as given ("84.4%")
+    uses_additional_data = models.BooleanField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["paper", "leaderboard", "model"], name="result_unique_paper_board_model"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.model} on {self.leaderboard}"
