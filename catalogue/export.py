@@ -36,6 +36,7 @@ from django.db.models import F, Prefetch
 from django.utils.text import slugify
 
 from catalogue import figures, identities
+from catalogue.loader import schema
 from catalogue.models import (
     Author,
     CodeEntry,
@@ -90,7 +91,7 @@ def _repo_ref(repo: Repo | None) -> str | None:
 
 
 def _reach(repo: Repo) -> dict | None:
-    reach = {k: v for k, v in (("status", repo.reach_status), ("spdx", repo.spdx)) if v}
+    reach = {k: v for k, v in schema.TABLES["repo"].export(repo, schema.STAMP).items() if v}
     return reach or None
 
 
@@ -142,15 +143,7 @@ def _place(sample: Sample) -> dict:
     """What both views of a place state; the same in paper and code-entry documents."""
     return {
         "repo": _repo_ref(sample.repo),
-        "path": sample.path,
-        "file_url": sample.file_url,
-        "status": sample.status,
-        "verification_level": sample.verification_level,
-        "contract_check": sample.contract_check,
-        "metamorphic_tier": sample.metamorphic_tier,
-        "behaviour_fingerprint": sample.behaviour_fingerprint,
-        "licence": sample.licence,
-        "inline_ok": sample.inline_ok,
+        **schema.SAMPLE.export(sample, schema.STAMP),
         "code_sha256_prefix": sample.body.sha256_prefix,
         "mcp_get_code": {"code_sha256": sample.body.sha256_prefix},
     }
@@ -260,19 +253,12 @@ def _paper_document(paper: Paper, result: ExportResult) -> dict:
         "title": paper.title if (paper.title or paper.title_source) else None,
         "arxiv_id": paper.arxiv_id,
         "date": _iso(paper.date),
-        "proceeding": paper.proceeding or None,
         "authors": [a.name for a in paper.authors.all()],
-        "abstract": paper.abstract,
-        "url_abs": paper.url_abs or None,
-        "url_pdf": paper.url_pdf or None,
-        "source": paper.source,
+        **schema.PAPER.export(paper, schema.PAPER_DOCUMENT),
         "code_links": [
             {
                 "repo_url": link.repo_url,
-                "is_official": link.is_official,
-                "mentioned_in_paper": link.mentioned_in_paper,
-                "mentioned_in_github": link.mentioned_in_github,
-                "framework": link.framework or None,
+                **schema.CODE_LINK.export(link, schema.STAMP),
                 "reach": _reach(link.repo),
             }
             for link in paper.code_links.all()
@@ -292,8 +278,6 @@ def _paper_document(paper: Paper, result: ExportResult) -> dict:
     syntology = _syntology(paper)
     if syntology is not None:
         doc["syntology"] = syntology
-    doc["arxiv_metadata"] = paper.arxiv_metadata
-    doc["syntology_extracted_results"] = paper.syntology_extracted_results
     return doc
 
 
@@ -315,10 +299,8 @@ def _result(r: Result, tasks: list[dict], paper: Paper, result: ExportResult) ->
         "task": board.task.name,
         "dataset": board.dataset.name,
         "model": r.model,
-        "rank_in_archive_order": r.rank_in_archive_order,
-        "of": r.of,
+        **schema.RESULT.export(r, schema.STAMP),
         "metrics": r.metrics,
-        "uses_additional_data": r.uses_additional_data,
     }
 
 
@@ -332,9 +314,7 @@ def _syntology(paper: Paper) -> dict | None:
         {
             **_place(s),
             "entry": s.entry.name,
-            "repo_kind": s.repo_kind,
-            "link_basis": s.link_basis,
-            "language": s.language,
+            **schema.SAMPLE.export(s, schema.PAPER_VIEW),
             **_marks(s),
         }
         for s in samples
@@ -345,7 +325,7 @@ def _syntology(paper: Paper) -> dict | None:
         "claim": paper.syntology_claim,
         "repos": [
             {
-                "provenance": h.provenance,
+                **schema.HARVESTED_REPO.export(h, schema.STAMP),
                 "url": h.repo.url + (f"/{h.sub_path}" if h.sub_path else ""),
                 "reach": _reach(h.repo),
             }

@@ -47,7 +47,7 @@ class Condition:
         return place[self.field] in tuple(self.values())
 
 
-RAN = Condition("status", Status.ran_values)
+RAN = Condition("status", lambda: Status.ran_values())  # looked up each time, never bound early
 POINTER_ONLY = Condition("inline_ok", lambda: (False,))
 FINGERPRINTED = Condition("behaviour_fingerprint", lambda: (True,))
 CORRECTED = Condition("status_corrected", lambda: (True,))

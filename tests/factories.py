@@ -8,6 +8,16 @@ from catalogue import models as m
 _n = itertools.count(1)
 
 
+def make_document(**fields) -> m.SourceDocument:
+    n = next(_n)
+    fields.setdefault("url", f"/code/document-{n}")
+    fields.setdefault("kind", m.DocumentKind.CODE_ENTRY)
+    fields.setdefault("sha256", f"{n:064x}")
+    fields.setdefault("file_name", f"{n:03d}_document.json")
+    fields.setdefault("stamp", "s")
+    return m.SourceDocument.objects.create(**fields)
+
+
 def make_paper(**fields) -> m.Paper:
     n = next(_n)
     fields.setdefault("arxiv_id", f"2401.{n:05d}")

@@ -13,9 +13,11 @@ SQL here is the common ground of PostgreSQL and SQLite ≥ 3.35 (window function
 
 from dataclasses import dataclass, field
 
+from django.apps import apps
 from django.db import connection
 
 from catalogue import counters, search
+from catalogue.loader import schema
 from catalogue.loader.documents import SnapshotError
 
 
@@ -169,6 +171,24 @@ def upsert(
     return Counts(created=created, updated=updated, unchanged=matched - updated)
 
 
+def stated(table: schema.Table, group: str, **special: str) -> dict[str, str]:
+    """The SET list of one stamp group, from the schema: model field -> SQL over the winner ``w``.
+
+    A column the model keeps as non-null text is ``''`` where no document stated it; every
+    other column is the winner's value as staged. ``special`` gives the few columns merged
+    otherwise (a curator's correction, a document's id), in the group's order.
+    """
+    model = apps.get_model("catalogue", table.model)
+    columns = {}
+    for column in table.group(group):
+        target = model._meta.get_field(column.field)
+        blank_text = not target.null and target.get_internal_type() in ("CharField", "TextField", "URLField")
+        columns[column.field] = f"COALESCE(w.{column.name}, '')" if blank_text else f"w.{column.name}"
+    for name, sql in special.items():
+        columns[name] = sql
+    return columns
+
+
 def doc_id(doc_url_col: str) -> str:
     return f"(SELECT d.id FROM catalogue_sourcedocument d WHERE d.url = {doc_url_col})"
 
@@ -216,11 +236,7 @@ def _documents(load_run_id) -> Counts:
         "w_document",
         "catalogue_sourcedocument",
         {"url": "url"},
-        [
-            Group(
-                "stamp", {c: f"w.{c}" for c in ("kind", "sha256", "file_name", "read_at", "source", "about")}
-            )
-        ],
+        [Group("stamp", stated(schema.TABLES["document"], schema.STAMP))],
         extra_insert={"last_load_id": str(int(load_run_id)) if load_run_id else "NULL"},
     )
 
@@ -231,19 +247,7 @@ def _repos() -> Counts:
         "w_repo",
         "catalogue_repo",
         {"key": "key"},
-        [
-            Group(
-                "stamp",
-                {
-                    "host": "w.host",
-                    "owner": "w.owner",
-                    "name": "w.name",
-                    "reach_status": "COALESCE(w.reach_status, '')",
-                    "spdx": "COALESCE(w.spdx, '')",
-                    "document_id": "NULL",
-                },
-            )
-        ],
+        [Group("stamp", stated(schema.TABLES["repo"], schema.STAMP, document_id="NULL"))],
     )
 
 
@@ -254,9 +258,7 @@ def _named(stage: str, table: str, full_name: bool) -> Counts:
         "stamp DESC, CASE WHEN full_name IS NULL THEN 1 ELSE 0 END, name" if full_name else "stamp DESC, name"
     )
     temp_table(f"w_{stage}", winners(f"stg_{stage}", "slug", "*", order=order))
-    columns = {"name": "w.name", "document_id": "NULL"}
-    if full_name:
-        columns["full_name"] = "COALESCE(w.full_name, '')"
+    columns = stated(schema.TABLES[stage], schema.STAMP, document_id="NULL")
     return upsert(f"w_{stage}", table, {"slug": "slug"}, [Group("stamp", columns)])
 
 
@@ -288,12 +290,7 @@ def _entries() -> Counts:
         "w_entry",
         "catalogue_codeentry",
         {"name": "name"},
-        [
-            Group(
-                "stamp",
-                {"slug": "w.slug", "claim": "COALESCE(w.claim, '')", "document_id": doc_id("w.doc_url")},
-            )
-        ],
+        [Group("stamp", stated(schema.TABLES["entry"], schema.STAMP, document_id=doc_id("w.doc_url")))],
     )
 
 
@@ -312,22 +309,11 @@ def _leaderboards() -> Counts:
         "w_leaderboard",
         "catalogue_leaderboard",
         {"task_id": "task_id", "dataset_id": "dataset_id"},
-        [Group("stamp", {"slug": "w.slug", "document_id": "NULL"})],
+        [Group("stamp", stated(schema.TABLES["leaderboard"], schema.STAMP, document_id="NULL"))],
     )
 
 
-PAPER_DOC_COLUMNS = (
-    "proceeding",
-    "abstract",
-    "url_abs",
-    "url_pdf",
-    "source",
-    "syntology_read_at",
-    "syntology_claim",
-    "syntology_links",
-    "arxiv_metadata",
-    "syntology_extracted_results",
-)
+PAPER_DOC_COLUMNS = [c.name for c in schema.PAPER.group(schema.PAPER_DOCUMENT)]
 
 
 def _papers() -> Counts:
@@ -387,21 +373,17 @@ BUMP_VERSION = {"version": "t.version + 1"}
 def _upsert_resolved_papers() -> Counts:
     title_group = Group(
         "stamp",
-        {
+        stated(
+            schema.PAPER,
+            schema.STAMP,
             # A curator's correction stands; the snapshot's value is kept beside it.
-            "title": "CASE WHEN t.title_corrected THEN t.title ELSE COALESCE(w.title, '') END",
-            "title_upstream": "COALESCE(w.title, '')",
-            "title_source": "w.title_source",
-            "date": "w.date",
-            "month": "w.month",
-            "document_id": doc_id("w.doc_url"),
-        },
+            title="CASE WHEN t.title_corrected THEN t.title ELSE COALESCE(w.title, '') END",
+            title_upstream="COALESCE(w.title, '')",
+            document_id=doc_id("w.doc_url"),
+        ),
         also_set=BUMP_VERSION,
     )
-    doc_columns = {c: f"w.{c}" for c in PAPER_DOC_COLUMNS}
-    for c in ("proceeding", "abstract", "url_abs", "url_pdf", "syntology_claim"):
-        doc_columns[c] = f"COALESCE(w.{c}, '')"
-    doc_columns["paper_document_id"] = doc_id("w.paper_doc_url")
+    doc_columns = stated(schema.PAPER, schema.PAPER_DOCUMENT, paper_document_id=doc_id("w.paper_doc_url"))
     doc_group = Group("paper_stamp", doc_columns, also_set=BUMP_VERSION)
     # Rows already resolved by arXiv id or slug: the key lookup in upsert() must not undo that.
     execute("UPDATE w_paper SET created = CASE WHEN target_id IS NULL THEN 1 ELSE 0 END")
@@ -524,14 +506,7 @@ def _paper_owned_links(stage: str) -> Counts:
         "seq",
     )
     temp_table(f"w_{stage}", winners(source, "paper_id, repo_id, sub_path", "*"))
-    if stage == "code_link":
-        columns = {
-            c: f"w.{c}" for c in ("repo_url", "is_official", "mentioned_in_paper", "mentioned_in_github")
-        }
-        columns["framework"] = "COALESCE(w.framework, '')"
-    else:
-        columns = {"provenance": "COALESCE(w.provenance, '')"}
-    columns["document_id"] = doc_id("w.doc_url")
+    columns = stated(schema.TABLES[stage], schema.STAMP, document_id=doc_id("w.doc_url"))
     counts = upsert(
         f"w_{stage}",
         table,
@@ -565,34 +540,13 @@ def _results() -> Counts:
         "w_result",
         "catalogue_result",
         {"paper_id": "paper_id", "leaderboard_id": "leaderboard_id", "model": "model"},
-        [
-            Group(
-                "stamp",
-                {
-                    "rank_in_archive_order": "w.rank_in_archive_order",
-                    "of": "w.of",
-                    "metrics": "w.metrics",
-                    "uses_additional_data": "w.uses_additional_data",
-                    "document_id": doc_id("w.doc_url"),
-                },
-            )
-        ],
+        [Group("stamp", stated(schema.RESULT, schema.STAMP, document_id=doc_id("w.doc_url")))],
     )
     counts.deleted = _delete_stale("catalogue_result", "w_result")
     return counts
 
 
-SAMPLE_COMMON = (
-    "path",
-    "file_url",
-    "status",
-    "verification_level",
-    "contract_check",
-    "metamorphic_tier",
-    "behaviour_fingerprint",
-    "licence",
-    "inline_ok",
-)
+SAMPLE_COMMON = [c.name for c in schema.SAMPLE.group(schema.STAMP)]
 
 
 def _samples() -> Counts:
@@ -611,33 +565,29 @@ def _samples() -> Counts:
     view_winners = materialize(
         "m_sample_view", winners(resolved, partition, "*", where=PAPER_VIEW), partition
     )
+    view = ", ".join(f"pv.{c.name}" for c in schema.SAMPLE.group(schema.PAPER_VIEW))
     temp_table(
         "w_sample",
         f"SELECT c.paper_id, c.body_id, c.entry_id, c.repo_id, {common}, c.stamp, c.doc_url, "
-        "pv.repo_kind, pv.link_basis, pv.language, pv.stamp AS paper_view_stamp "
+        f"{view}, pv.stamp AS paper_view_stamp "
         f"FROM {common_winners} c LEFT JOIN {view_winners} pv "
         "ON pv.paper_id = c.paper_id AND pv.body_id = c.body_id AND pv.entry_id = c.entry_id",
     )
-    common_columns = {col: f"w.{col}" for col in SAMPLE_COMMON}
-    # A curator's correction stands; the snapshot's value is kept beside it.
-    common_columns["status"] = "CASE WHEN t.status_corrected THEN t.status ELSE w.status END"
-    common_columns["status_upstream"] = "w.status"
-    common_columns["path"] = "COALESCE(w.path, '')"
-    common_columns["repo_id"] = "w.repo_id"
-    common_columns["document_id"] = doc_id("w.doc_url")
+    common_columns = stated(
+        schema.SAMPLE,
+        schema.STAMP,
+        # A curator's correction stands; the snapshot's value is kept beside it.
+        status="CASE WHEN t.status_corrected THEN t.status ELSE w.status END",
+        status_upstream="w.status",
+        repo_id="w.repo_id",
+        document_id=doc_id("w.doc_url"),
+    )
     return upsert(
         "w_sample",
         "catalogue_sample",
         {"paper_id": "paper_id", "body_id": "body_id", "entry_id": "entry_id"},
         [
             Group("stamp", common_columns, insert_columns={"status": "w.status"}, also_set=BUMP_VERSION),
-            Group(
-                "paper_view_stamp",
-                {
-                    "repo_kind": "w.repo_kind",
-                    "link_basis": "COALESCE(w.link_basis, '')",
-                    "language": "COALESCE(w.language, '')",
-                },
-            ),
+            Group("paper_view_stamp", stated(schema.SAMPLE, schema.PAPER_VIEW)),
         ],
     )

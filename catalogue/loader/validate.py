@@ -2,7 +2,8 @@
 
 Nothing here touches the database. A document either becomes a :class:`Parsed`
 (rows per staging table, plus warnings) or raises :class:`SnapshotError` naming the
-file, the JSON path of the field and what was expected.
+file, the JSON path of the field and what was expected. The rows are the document
+schema's (``schema.TABLES``), and so is how each plain field is read and checked.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from catalogue import figures, identities
+from catalogue.loader import schema
 from catalogue.loader.documents import RawDocument, SnapshotError
-from catalogue.models import DocumentKind, RepoKind, Status, TitleSource
+from catalogue.models import DocumentKind, TitleSource
 
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 _SHA16 = re.compile(r"^[0-9a-f]{16}$")
@@ -29,8 +31,12 @@ class Parsed:
     url: str
     kind: str
     stamp: str
-    rows: dict[str, list[dict]] = field(default_factory=lambda: defaultdict(list))
+    rows: dict[str, list[tuple]] = field(default_factory=lambda: defaultdict(list))
     warnings: list[str] = field(default_factory=list)
+
+    def add(self, table: str, **values) -> None:
+        """A row of staging table ``table`` (an unknown column is an error, a missing one NULL)."""
+        self.rows[table].append(schema.TABLES[table].row(**values))
 
 
 class Fields:
@@ -186,17 +192,17 @@ def parse(raw: RawDocument) -> Parsed:
     doc.fail("url", f"{url!r} is neither /paper/<slug> nor /code/<slug>: unknown document kind")
 
 
-def _document_row(doc: Fields, raw: RawDocument, url, kind, read_at, stamp) -> dict:
-    return {
-        "url": url,
-        "kind": kind,
-        "sha256": raw.sha256,
-        "file_name": raw.name,
-        "read_at": read_at,
-        "source": doc.json("source"),
-        "about": doc.json("about"),
-        "stamp": stamp,
-    }
+def _document_row(out: Parsed, doc: Fields, raw: RawDocument, read_at, stamp) -> None:
+    out.add(
+        "document",
+        url=out.url,
+        kind=out.kind,
+        sha256=raw.sha256,
+        file_name=raw.name,
+        read_at=read_at,
+        stamp=stamp,
+        **schema.TABLES["document"].read(doc, schema.STAMP),
+    )
 
 
 def _paper_key(arxiv_id: str | None, slug: str) -> str:
@@ -219,7 +225,26 @@ def _arxiv(fields: Fields, key="arxiv_id") -> str | None:
     return normalized
 
 
-def _sample_common(s: Fields) -> dict:
+@dataclass(frozen=True)
+class Place:
+    """One place as a document lists it: its body, its repository and what both views state."""
+
+    sha: str
+    repo_ref: identities.RepoRef | None
+    stated: dict  # the schema's SAMPLE columns of the STAMP group, read and checked
+
+    def figures_row(self, pkey: str, repo_kind: str | None = None) -> dict:
+        """The place as ``figures.compute`` reads it."""
+        return {
+            "body": self.sha,
+            "paper": pkey,
+            "repo": self.repo_ref.key if self.repo_ref else None,
+            "repo_kind": repo_kind,
+            **self.stated,
+        }
+
+
+def _place(s: Fields) -> Place:
     repo = s.str("repo")
     repo_ref = None
     if repo:
@@ -229,65 +254,39 @@ def _sample_common(s: Fields) -> dict:
     sha = s.str("code_sha256_prefix", required=True)
     if not _SHA16.match(sha):
         s.fail("code_sha256_prefix", f"expected 16 lower-case hex digits, got {sha[:40]!r}")
-    return {
-        "sha": sha,
-        "repo_ref": repo_ref,
-        "path": (s.str("path", max_length=1000) or ""),
-        "file_url": s.url("file_url"),
-        "status": s.choice("status", Status, required=True),
-        "verification_level": s.int("verification_level") or 0,
-        "contract_check": s.str("contract_check", max_length=100),
-        "metamorphic_tier": s.str("metamorphic_tier", max_length=100),
-        "behaviour_fingerprint": bool(s.flag("behaviour_fingerprint")),
-        "licence": s.str("licence", max_length=100),
-        "inline_ok": bool(s.flag("inline_ok")),
-    }
+    return Place(sha=sha, repo_ref=repo_ref, stated=schema.SAMPLE.read(s, schema.STAMP))
 
 
 def _add_repo(out: Parsed, ref: identities.RepoRef, stamp: str, reach: Fields | None = None):
-    out.rows["repo"].append(
-        {
-            "key": ref.key,
-            "host": ref.host,
-            "owner": ref.owner,
-            "name": ref.name,
-            # A repository named only by a sample says nothing of its reach: rank it
-            # below one whose reach a document states.
-            "reach_status": (reach.str("status", max_length=50) or "") if reach else None,
-            "spdx": (reach.str("spdx", max_length=100) or "") if reach else None,
-            "stamp": ("1|" if reach else "0|") + stamp,
-        }
+    out.add(
+        "repo",
+        key=ref.key,
+        host=ref.host,
+        owner=ref.owner,
+        name=ref.name,
+        # A repository named only by a sample says nothing of its reach (NULL): rank it
+        # below one whose reach a document states.
+        **(schema.TABLES["repo"].read(reach, schema.STAMP) if reach else {}),
+        stamp=("1|" if reach else "0|") + stamp,
     )
 
 
-def _add_sample(out: Parsed, pkey, entry_name, common: dict, stamp, view, extra=None):
-    ref = common["repo_ref"]
+def _add_sample(out: Parsed, pkey, entry_name, place: Place, stamp, view, paper_view: dict | None = None):
+    ref = place.repo_ref
     if ref:
         _add_repo(out, ref, stamp)
-    out.rows["body"].append({"sha": common["sha"]})
-    extra = extra or {}
-    out.rows["sample"].append(
-        {
-            "pkey": pkey,
-            "sha": common["sha"],
-            "entry_name": entry_name,
-            "repo_key": ref.key if ref else None,
-            "path": common["path"],
-            "file_url": common["file_url"],
-            "status": common["status"],
-            "verification_level": common["verification_level"],
-            "contract_check": common["contract_check"],
-            "metamorphic_tier": common["metamorphic_tier"],
-            "behaviour_fingerprint": common["behaviour_fingerprint"],
-            "licence": common["licence"],
-            "inline_ok": common["inline_ok"],
-            "view": view,
-            "repo_kind": extra.get("repo_kind"),
-            "link_basis": extra.get("link_basis"),
-            "language": extra.get("language"),
-            "stamp": stamp,
-            "doc_url": out.url,
-        }
+    out.add("body", sha=place.sha)
+    out.add(
+        "sample",
+        pkey=pkey,
+        sha=place.sha,
+        entry_name=entry_name,
+        repo_key=ref.key if ref else None,
+        view=view,
+        stamp=stamp,
+        doc_url=out.url,
+        **place.stated,
+        **(paper_view or {}),
     )
 
 
@@ -298,11 +297,9 @@ def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Par
     read_at = doc.datetime("read_at")
     stamp = make_stamp(read_at, raw.sha256)
     out = Parsed(url=url, kind=DocumentKind.CODE_ENTRY, stamp=stamp)
-    out.rows["document"].append(_document_row(doc, raw, url, DocumentKind.CODE_ENTRY, read_at, stamp))
+    _document_row(out, doc, raw, read_at, stamp)
     entry = doc.str("entry", required=True, max_length=500, blank=False)
-    out.rows["entry"].append(
-        {"name": entry, "slug": slug, "claim": doc.str("claim") or "", "stamp": "1|" + stamp, "doc_url": url}
-    )
+    out.add("entry", name=entry, slug=slug, claim=doc.str("claim") or "", stamp="1|" + stamp, doc_url=url)
     places = []
     for s in doc.objects("samples"):
         arxiv_id = _arxiv(s)
@@ -316,43 +313,28 @@ def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Par
             paper_slug = identities.arxiv_slug(arxiv_id)
         pkey = _paper_key(arxiv_id, paper_slug)
         title = s.str("title")
-        out.rows["paper"].append(
-            {
-                "pkey": pkey,
-                "arxiv_id": arxiv_id,
-                "slug": paper_slug,
-                "view": "code",
-                "stamp": stamp,
-                "title": title.strip() if title is not None else None,
-                "title_source": s.choice("title_source", TitleSource),
-                **_dates(s, arxiv_id),
-                "doc_url": url,
-            }
+        out.add(
+            "paper",
+            pkey=pkey,
+            arxiv_id=arxiv_id,
+            slug=paper_slug,
+            view="code",
+            stamp=stamp,
+            title=title.strip() if title is not None else None,
+            title_source=s.choice("title_source", TitleSource),
+            **_dates(s, arxiv_id),
+            doc_url=url,
         )
-        common = _sample_common(s)
-        _add_sample(out, pkey, entry, common, stamp, "code")
-        places.append((pkey, common))
+        place = _place(s)
+        _add_sample(out, pkey, entry, place, stamp, "code")
+        places.append(place.figures_row(pkey))
     _check_entry_figures(doc, out, places)
     return out
 
 
-def _place_figures_row(pkey: str, common: dict, repo_kind: str | None = None) -> dict:
-    """A place as ``figures.compute`` reads it."""
-    ref = common["repo_ref"]
-    return {
-        "body": common["sha"],
-        "paper": pkey,
-        "repo": ref.key if ref else None,
-        "status": common["status"],
-        "inline_ok": common["inline_ok"],
-        "behaviour_fingerprint": common["behaviour_fingerprint"],
-        "repo_kind": repo_kind,
-    }
-
-
-def _check_entry_figures(doc: Fields, out: Parsed, places):
+def _check_entry_figures(doc: Fields, out: Parsed, places: list[dict]):
     """Warn where the document's stated figures disagree with its own rows."""
-    computed = figures.stated_entry_figures(_place_figures_row(pkey, common) for pkey, common in places)
+    computed = figures.stated_entry_figures(places)
     by_status = computed.pop("by_status")
     for name, value in computed.items():
         stated = doc.value.get(name)
@@ -376,7 +358,7 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     read_at = syn.datetime("read_at") if syn else None
     stamp = make_stamp(read_at, raw.sha256)
     out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp)
-    out.rows["document"].append(_document_row(doc, raw, url, DocumentKind.PAPER, read_at, stamp))
+    _document_row(out, doc, raw, read_at, stamp)
     arxiv_id = _arxiv(doc)
     pkey = _paper_key(arxiv_id, slug)
     title = doc.str("title")
@@ -387,35 +369,28 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
         }
         for k in ("syntology_url", "atlas_url", "developers"):
             syn.url(k)
-    out.rows["paper"].append(
-        {
-            "pkey": pkey,
-            "arxiv_id": arxiv_id,
-            "slug": slug,
-            "view": "paper",
-            "stamp": stamp,
-            "title": title.strip() if title is not None else None,
-            # A paper document's title is the archive's (its ``source`` is the archive).
-            "title_source": TitleSource.ARCHIVE if title is not None else None,
-            **_dates(doc, arxiv_id),
-            "proceeding": doc.str("proceeding", max_length=500) or "",
-            "abstract": doc.str("abstract") or "",
-            "url_abs": doc.url("url_abs") or "",
-            "url_pdf": doc.url("url_pdf") or "",
-            "source": doc.json("source"),
-            "syntology_read_at": read_at,
-            "syntology_claim": (syn.str("claim") or "") if syn else "",
-            "syntology_links": json.dumps(links) if links else None,
-            "arxiv_metadata": doc.json("arxiv_metadata"),
-            "syntology_extracted_results": doc.json("syntology_extracted_results"),
-            "doc_url": url,
-        }
+    out.add(
+        "paper",
+        pkey=pkey,
+        arxiv_id=arxiv_id,
+        slug=slug,
+        view="paper",
+        stamp=stamp,
+        title=title.strip() if title is not None else None,
+        # A paper document's title is the archive's (its ``source`` is the archive).
+        title_source=TitleSource.ARCHIVE if title is not None else None,
+        **_dates(doc, arxiv_id),
+        **schema.PAPER.read(doc, schema.PAPER_DOCUMENT),
+        syntology_read_at=read_at,
+        syntology_claim=(syn.str("claim") or "") if syn else "",
+        syntology_links=json.dumps(links) if links else None,
+        doc_url=url,
     )
     for i, name in enumerate(doc.list("authors")):
         if not isinstance(name, str):
             doc.fail("authors", f"item {i}: expected a string, got {_type(name)}")
         check_text(doc, f"authors[{i}]", name)
-        out.rows["author"].append({"pkey": pkey, "stamp": stamp, "position": i, "name": name.strip()[:500]})
+        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500])
     _parse_tasks_methods(doc, out, pkey, stamp)
     _parse_code_links(doc, out, pkey, stamp)
     _parse_results(doc, out, pkey, stamp)
@@ -433,8 +408,8 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
     for t in doc.objects("tasks"):
         tslug = t.str("task_slug", required=True, max_length=300, blank=False)
         name = t.str("task_name", max_length=500) or tslug
-        out.rows["task"].append({"slug": tslug, "name": name, "stamp": _name_rank(name, tslug) + stamp})
-        out.rows["paper_task"].append({"pkey": pkey, "stamp": stamp, "slug": tslug})
+        out.add("task", slug=tslug, name=name, stamp=_name_rank(name, tslug) + stamp)
+        out.add("paper_task", pkey=pkey, stamp=stamp, slug=tslug)
     for key, slug_key, name_key, introduced in (
         ("methods", "method_slug", "method_name", False),
         ("methods_introduced", "slug", "name", True),
@@ -442,17 +417,14 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
         for m in doc.objects(key):
             mslug = m.str(slug_key, required=True, max_length=300, blank=False)
             name = m.str(name_key, max_length=500) or mslug
-            out.rows["method"].append(
-                {
-                    "slug": mslug,
-                    "name": name,
-                    "full_name": m.str("full_name", max_length=1000),
-                    "stamp": _name_rank(name, mslug) + stamp,
-                }
+            out.add(
+                "method",
+                slug=mslug,
+                name=name,
+                **schema.TABLES["method"].read(m, schema.STAMP),
+                stamp=_name_rank(name, mslug) + stamp,
             )
-            out.rows["paper_method"].append(
-                {"pkey": pkey, "stamp": stamp, "slug": mslug, "introduced": introduced}
-            )
+            out.add("paper_method", pkey=pkey, stamp=stamp, slug=mslug, introduced=introduced)
     for i, item in enumerate(doc.list("datasets_introduced")):
         if isinstance(item, dict):
             name = Fields(doc.file, item, f"datasets_introduced[{i}]").str(
@@ -462,8 +434,8 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
             name = check_text(doc, f"datasets_introduced[{i}]", item)
         else:
             doc.fail(f"datasets_introduced[{i}]", "expected a string or an object with a name")
-        out.rows["dataset"].append({"name": name})
-        out.rows["paper_dataset"].append({"pkey": pkey, "stamp": stamp, "name": name})
+        out.add("dataset", name=name)
+        out.add("paper_dataset", pkey=pkey, stamp=stamp, name=name)
 
 
 def _parse_code_links(doc: Fields, out: Parsed, pkey, stamp):
@@ -473,19 +445,15 @@ def _parse_code_links(doc: Fields, out: Parsed, pkey, stamp):
         if ref is None:
             link.fail("repo_url", f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
         _add_repo(out, ref, stamp, link.obj("reach"))
-        out.rows["code_link"].append(
-            {
-                "pkey": pkey,
-                "repo_key": ref.key,
-                "sub_path": ref.sub_path,
-                "repo_url": repo_url,
-                "is_official": link.flag("is_official"),
-                "mentioned_in_paper": link.flag("mentioned_in_paper"),
-                "mentioned_in_github": link.flag("mentioned_in_github"),
-                "framework": link.str("framework", max_length=100) or "",
-                "stamp": stamp,
-                "doc_url": out.url,
-            }
+        out.add(
+            "code_link",
+            pkey=pkey,
+            repo_key=ref.key,
+            sub_path=ref.sub_path,
+            repo_url=repo_url,
+            **schema.CODE_LINK.read(link, schema.STAMP),
+            stamp=stamp,
+            doc_url=out.url,
         )
 
 
@@ -507,17 +475,14 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
         if not task_slug and board_slug and "-on-" in board_slug:
             task_slug = board_slug.split("-on-", 1)[0]
         task_slug = task_slug or identities.slugify(task_name) or "task"
-        out.rows["task"].append(
-            {"slug": task_slug, "name": task_name, "stamp": _name_rank(task_name, task_slug) + stamp}
-        )
-        out.rows["dataset"].append({"name": dataset})
-        out.rows["leaderboard"].append(
-            {
-                "task_slug": task_slug,
-                "dataset": dataset,
-                "slug": board_slug or identities.leaderboard_slug(task_slug, dataset),
-                "stamp": ("1|" if board_slug else "0|") + stamp,
-            }
+        out.add("task", slug=task_slug, name=task_name, stamp=_name_rank(task_name, task_slug) + stamp)
+        out.add("dataset", name=dataset)
+        out.add(
+            "leaderboard",
+            task_slug=task_slug,
+            dataset=dataset,
+            slug=board_slug or identities.leaderboard_slug(task_slug, dataset),
+            stamp=("1|" if board_slug else "0|") + stamp,
         )
         metrics = r.obj("metrics")
         if metrics:
@@ -527,26 +492,23 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
                     metrics.fail(name, f"expected a string or number, got {_type(value)}")
                 if isinstance(value, str):
                     check_text(metrics, name, value)
-        out.rows["result"].append(
-            {
-                "pkey": pkey,
-                "task_slug": task_slug,
-                "dataset": dataset,
-                "model": model,
-                "rank_in_archive_order": r.int("rank_in_archive_order"),
-                "of": r.int("of"),
-                "metrics": json.dumps(
-                    {
-                        str(k): (v if isinstance(v, str) or v is None else str(v))
-                        for k, v in metrics.value.items()
-                    }
-                )
-                if metrics
-                else "{}",
-                "uses_additional_data": r.flag("uses_additional_data"),
-                "stamp": stamp,
-                "doc_url": out.url,
-            }
+        stated = schema.RESULT.read(r, schema.STAMP)
+        out.add(
+            "result",
+            pkey=pkey,
+            task_slug=task_slug,
+            dataset=dataset,
+            model=model,
+            rank_in_archive_order=stated["rank_in_archive_order"],
+            of=stated["of"],
+            metrics=json.dumps(
+                {str(k): (v if isinstance(v, str) or v is None else str(v)) for k, v in metrics.value.items()}
+            )
+            if metrics
+            else "{}",
+            uses_additional_data=stated["uses_additional_data"],
+            stamp=stamp,
+            doc_url=out.url,
         )
 
 
@@ -557,43 +519,35 @@ def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
         if ref is None:
             repo.fail("url", f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
         _add_repo(out, ref, stamp, repo.obj("reach"))
-        out.rows["harvested_repo"].append(
-            {
-                "pkey": pkey,
-                "repo_key": ref.key,
-                "sub_path": ref.sub_path,
-                "provenance": repo.str("provenance", max_length=300) or "",
-                "stamp": stamp,
-                "doc_url": out.url,
-            }
+        out.add(
+            "harvested_repo",
+            pkey=pkey,
+            repo_key=ref.key,
+            sub_path=ref.sub_path,
+            **schema.HARVESTED_REPO.read(repo, schema.STAMP),
+            stamp=stamp,
+            doc_url=out.url,
         )
-    samples = []
+    places = []
     for s in syn.objects("samples"):
         entry = s.str("entry", required=True, max_length=500, blank=False)
-        common = _sample_common(s)
-        extra = {
-            "repo_kind": s.choice("repo_kind", RepoKind),
-            "link_basis": s.str("link_basis", max_length=100) or "",
-            "language": s.str("language", max_length=50) or "",
-        }
-        _add_sample(out, pkey, entry, common, stamp, "paper", extra)
-        out.rows["entry"].append(
-            {
-                "name": entry,
-                "slug": identities.entry_slug(entry),
-                "claim": None,
-                "stamp": "0|" + stamp,
-                "doc_url": None,
-            }
+        place = _place(s)
+        paper_view = schema.SAMPLE.read(s, schema.PAPER_VIEW)
+        _add_sample(out, pkey, entry, place, stamp, "paper", paper_view)
+        out.add(
+            "entry",
+            name=entry,
+            slug=identities.entry_slug(entry),
+            claim=None,
+            stamp="0|" + stamp,
+            doc_url=None,
         )
-        samples.append((common, extra))
-    _check_paper_figures(syn, out, pkey, samples)
+        places.append(place.figures_row(pkey, paper_view["repo_kind"]))
+    _check_paper_figures(syn, out, places)
 
 
-def _check_paper_figures(syn: Fields, out: Parsed, pkey: str, samples):
-    computed = figures.stated_paper_figures(
-        [_place_figures_row(pkey, common, extra["repo_kind"]) for common, extra in samples]
-    )
+def _check_paper_figures(syn: Fields, out: Parsed, places: list[dict]):
+    computed = figures.stated_paper_figures(places)
     for name in ("summary", "by_repo_kind"):
         stated = syn.value.get(name)
         if isinstance(stated, dict) and stated != computed[name]:

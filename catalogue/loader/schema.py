@@ -1,0 +1,325 @@
+"""The document schema: every row the loader stages, column by column, in this one table.
+
+For each staging table its columns, in order, with their type (``staging`` creates the tables
+from here). A column that comes straight from a document field also says which field (``doc``)
+and how it is read and checked (``read``: the validator reads it from here, so the error names
+that field), which model field it ends in (``field``, the column's own name unless said) and
+which stamp of that row decides it (``group``: the merge writes every column of a group from
+the group's newest document, and builds that SQL from here), and ``dump_snapshot`` writes the
+same fields back from the same table. Columns without a ``read`` are worked out by the
+validator (identities, stamps, nested objects); those without a ``group`` route rows in the
+merge (natural keys, the document's url) and are written by hand there.
+
+A row is built with :meth:`Table.row`: a column the table does not know is an error, never
+a silently dropped value; a column left out is NULL, which means "not stated" (a code-entry
+document's view of a paper states no abstract). ``tests/test_schema.py`` checks every
+``field`` against the models.
+"""
+
+from dataclasses import dataclass
+
+from catalogue.models.vocabulary import RepoKind, Status
+
+# Column types: t text, i integer, b boolean, d date, ts timestamp, j JSON.
+TEXT, INTEGER, BOOLEAN, DATE, TIMESTAMP, JSON = "t", "i", "b", "d", "ts", "j"
+TYPES = (TEXT, INTEGER, BOOLEAN, DATE, TIMESTAMP, JSON)
+
+# Stamp groups: the stamp column of the target row that decides the columns of the group.
+STAMP = "stamp"  # the row's own newest document
+PAPER_DOCUMENT = "paper_stamp"  # a paper's newest *paper* document (a code-entry one states none)
+PAPER_VIEW = "paper_view_stamp"  # a place as its paper document's ``syntology.samples`` lists it
+
+
+@dataclass(frozen=True)
+class Read:
+    """How a document field becomes a staged value, with the checks ``validate.Fields`` makes.
+
+    ``how`` names the ``Fields`` method (``str``, ``url``, ``flag``, ``int``, ``json``,
+    ``choice``); ``empty`` is what is staged when the field is missing, null or (for text) "".
+    """
+
+    how: str
+    max_length: int | None = None
+    empty: object = None
+    choices: type | None = None
+    required: bool = False
+    blank_as: str | None = ""  # what a document states for a blank text: "" (paths), or null (names)
+
+    def value(self, fields, key: str):
+        if self.how == "str":
+            value = fields.str(key, self.required, max_length=self.max_length)
+        elif self.how == "choice":
+            value = fields.choice(key, self.choices, self.required)
+        elif self.how in ("url", "json", "flag", "int"):
+            value = getattr(fields, self.how)(key, **({"required": True} if self.required else {}))
+        else:
+            raise ValueError(f"no such reading: {self.how}")
+        # ``empty`` replaces a missing, null or empty value; without one, the value stands as given.
+        return value if self.empty is None or value else self.empty
+
+    def export(self, value):
+        """The model's value as a document states it (a blank URL as null, a blank text as ``blank_as``)."""
+        if value == "" and self.how in ("str", "url"):
+            return None if self.how == "url" else self.blank_as
+        return value
+
+
+def text(max_length: int | None = None, empty: str | None = "", blank_as: str | None = "") -> Read:
+    return Read("str", max_length=max_length, empty=empty, blank_as=blank_as)
+
+
+URL = Read("url", empty="")
+FLAG = Read("flag")  # true/false, 0/1 or null: NULL stays "not stated"
+FLAG_OR_FALSE = Read("flag", empty=False)
+AS_JSON = Read("json")
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str
+    doc: str | None = None  # the document field, within the object the row is read from
+    read: Read | None = None
+    group: str | None = None
+    to: str | None = None  # the model field, when it is not named like the column
+
+    @property
+    def field(self) -> str | None:
+        return (self.to or self.name) if self.group else None
+
+
+class Table:
+    def __init__(self, name: str, columns: list[Column], model: str | None = None):
+        self.name, self.columns, self.model = name, tuple(columns), model
+        self.names = tuple(c.name for c in self.columns)
+        self._index = {c.name: i for i, c in enumerate(self.columns)}
+        assert len(self._index) == len(self.columns), f"{name}: a column twice"
+        assert all(c.type in TYPES for c in self.columns), f"{name}: unknown column type"
+
+    def row(self, **values) -> tuple:
+        """A staged row; NULL for columns not given, an error for names the table does not have."""
+        row = [None] * len(self.columns)
+        for name, value in values.items():
+            try:
+                row[self._index[name]] = value
+            except KeyError:
+                raise KeyError(f"stg_{self.name} has no column {name!r}") from None
+        return tuple(row)
+
+    def group(self, group: str) -> list[Column]:
+        return [c for c in self.columns if c.group == group]
+
+    def read(self, fields, group: str) -> dict:
+        """The values of the group's document fields, read (and checked) from ``fields``."""
+        return {c.name: c.read.value(fields, c.doc) for c in self.group(group) if c.read}
+
+    def export(self, obj, group: str) -> dict:
+        """The group's document fields from a model object, as a document states them."""
+        return {c.doc: c.read.export(getattr(obj, c.field)) for c in self.group(group) if c.read}
+
+
+# A paper, as a paper document describes it (view "paper") or a code-entry document's sample
+# names it (view "code"). Identity: ``pkey``, its arXiv id, else "slug:<slug>".
+PAPER = Table(
+    "paper",
+    [
+        Column("pkey", TEXT),
+        Column("arxiv_id", TEXT),
+        Column("slug", TEXT),
+        Column("view", TEXT),
+        Column("stamp", TEXT),
+        Column("title", TEXT, group=STAMP),  # stripped; a curator's correction stands (merge)
+        Column("title_source", TEXT, group=STAMP),
+        Column("date", DATE, group=STAMP),
+        Column("month", TEXT, group=STAMP),
+        Column("proceeding", TEXT, "proceeding", text(500, blank_as=None), PAPER_DOCUMENT),
+        Column("abstract", TEXT, "abstract", text(), PAPER_DOCUMENT),
+        Column("url_abs", TEXT, "url_abs", URL, PAPER_DOCUMENT),
+        Column("url_pdf", TEXT, "url_pdf", URL, PAPER_DOCUMENT),
+        Column("source", JSON, "source", AS_JSON, PAPER_DOCUMENT),
+        Column("syntology_read_at", TIMESTAMP, group=PAPER_DOCUMENT),
+        Column("syntology_claim", TEXT, group=PAPER_DOCUMENT),
+        Column("syntology_links", JSON, group=PAPER_DOCUMENT),
+        Column("arxiv_metadata", JSON, "arxiv_metadata", AS_JSON, PAPER_DOCUMENT),
+        Column("syntology_extracted_results", JSON, "syntology_extracted_results", AS_JSON, PAPER_DOCUMENT),
+        Column("doc_url", TEXT),
+    ],
+    model="Paper",
+)
+
+# A place: (paper, code body, entry). Both views state the first group; only the paper
+# document's ``syntology.samples`` state the second.
+SAMPLE = Table(
+    "sample",
+    [
+        Column("pkey", TEXT),
+        Column("sha", TEXT),
+        Column("entry_name", TEXT),
+        Column("repo_key", TEXT),
+        Column("path", TEXT, "path", text(1000), STAMP),
+        Column("file_url", TEXT, "file_url", Read("url"), STAMP),
+        Column("status", TEXT, "status", Read("choice", choices=Status, required=True), STAMP),
+        Column("verification_level", INTEGER, "verification_level", Read("int", empty=0), STAMP),
+        Column("contract_check", TEXT, "contract_check", text(100, empty=None), STAMP),
+        Column("metamorphic_tier", TEXT, "metamorphic_tier", text(100, empty=None), STAMP),
+        Column("behaviour_fingerprint", BOOLEAN, "behaviour_fingerprint", FLAG_OR_FALSE, STAMP),
+        Column("licence", TEXT, "licence", text(100, empty=None), STAMP),
+        Column("inline_ok", BOOLEAN, "inline_ok", FLAG_OR_FALSE, STAMP),
+        Column("view", TEXT),
+        Column("repo_kind", TEXT, "repo_kind", Read("choice", choices=RepoKind), PAPER_VIEW),
+        Column("link_basis", TEXT, "link_basis", text(100), PAPER_VIEW),
+        Column("language", TEXT, "language", text(50), PAPER_VIEW),
+        Column("stamp", TEXT),
+        Column("doc_url", TEXT),
+    ],
+    model="Sample",
+)
+
+CODE_LINK = Table(
+    "code_link",
+    [
+        Column("pkey", TEXT),
+        Column("repo_key", TEXT),
+        Column("sub_path", TEXT),
+        Column("repo_url", TEXT, group=STAMP),  # required and parsed into repo_key + sub_path
+        Column("is_official", BOOLEAN, "is_official", FLAG, STAMP),
+        Column("mentioned_in_paper", BOOLEAN, "mentioned_in_paper", FLAG, STAMP),
+        Column("mentioned_in_github", BOOLEAN, "mentioned_in_github", FLAG, STAMP),
+        Column("framework", TEXT, "framework", text(100, blank_as=None), STAMP),
+        Column("stamp", TEXT),
+        Column("doc_url", TEXT),
+    ],
+    model="CodeLink",
+)
+
+RESULT = Table(
+    "result",
+    [
+        Column("pkey", TEXT),
+        Column("task_slug", TEXT),
+        Column("dataset", TEXT),
+        Column("model", TEXT),  # part of the identity: (paper, leaderboard, model)
+        Column("rank_in_archive_order", INTEGER, "rank_in_archive_order", Read("int"), STAMP),
+        Column("of", INTEGER, "of", Read("int"), STAMP),
+        Column("metrics", JSON, group=STAMP),  # name -> value as given, checked one by one
+        Column("uses_additional_data", BOOLEAN, "uses_additional_data", FLAG, STAMP),
+        Column("stamp", TEXT),
+        Column("doc_url", TEXT),
+    ],
+    model="Result",
+)
+
+HARVESTED_REPO = Table(
+    "harvested_repo",
+    [
+        Column("pkey", TEXT),
+        Column("repo_key", TEXT),
+        Column("sub_path", TEXT),
+        Column("provenance", TEXT, "provenance", text(300), STAMP),
+        Column("stamp", TEXT),
+        Column("doc_url", TEXT),
+    ],
+    model="HarvestedRepo",
+)
+
+TABLES: dict[str, Table] = {
+    table.name: table
+    for table in (
+        # What happened to each file of the load (LoadRun.files is built from it in SQL).
+        Table(
+            "file",
+            [
+                Column("path", TEXT),
+                Column("sha256", TEXT),
+                Column("url", TEXT),
+                Column("status", TEXT),
+                Column("error", TEXT),
+            ],
+        ),
+        Table(
+            "document",
+            [
+                Column("url", TEXT),
+                Column("kind", TEXT, group=STAMP),
+                Column("sha256", TEXT, group=STAMP),
+                Column("file_name", TEXT, group=STAMP),
+                Column("read_at", TIMESTAMP, group=STAMP),
+                Column("source", JSON, "source", AS_JSON, STAMP),
+                Column("about", JSON, "about", AS_JSON, STAMP),
+                Column("stamp", TEXT),
+            ],
+            model="SourceDocument",
+        ),
+        PAPER,
+        Table(
+            "author",
+            [Column("pkey", TEXT), Column("stamp", TEXT), Column("position", INTEGER), Column("name", TEXT)],
+        ),
+        Table(
+            "task",
+            [Column("slug", TEXT), Column("name", TEXT, group=STAMP), Column("stamp", TEXT)],
+            model="Task",
+        ),
+        Table("paper_task", [Column("pkey", TEXT), Column("stamp", TEXT), Column("slug", TEXT)]),
+        Table(
+            "method",
+            [
+                Column("slug", TEXT),
+                Column("name", TEXT, group=STAMP),
+                Column("full_name", TEXT, "full_name", text(1000, empty=None), STAMP),
+                Column("stamp", TEXT),
+            ],
+            model="Method",
+        ),
+        Table(
+            "paper_method",
+            [
+                Column("pkey", TEXT),
+                Column("stamp", TEXT),
+                Column("slug", TEXT),
+                Column("introduced", BOOLEAN),
+            ],
+        ),
+        Table("dataset", [Column("name", TEXT)]),
+        Table("paper_dataset", [Column("pkey", TEXT), Column("stamp", TEXT), Column("name", TEXT)]),
+        Table(
+            "leaderboard",
+            [
+                Column("task_slug", TEXT),
+                Column("dataset", TEXT),
+                Column("slug", TEXT, group=STAMP),
+                Column("stamp", TEXT),
+            ],
+            model="Leaderboard",
+        ),
+        RESULT,
+        Table(
+            "repo",
+            [
+                Column("key", TEXT),
+                Column("host", TEXT, group=STAMP),
+                Column("owner", TEXT, group=STAMP),
+                Column("name", TEXT, group=STAMP),
+                Column("reach_status", TEXT, "status", text(50), STAMP),  # of the ``reach`` object
+                Column("spdx", TEXT, "spdx", text(100), STAMP),  # of the ``reach`` object
+                Column("stamp", TEXT),
+            ],
+            model="Repo",
+        ),
+        CODE_LINK,
+        HARVESTED_REPO,
+        Table(
+            "entry",
+            [
+                Column("name", TEXT),
+                Column("slug", TEXT, group=STAMP),
+                Column("claim", TEXT, group=STAMP),  # stated by the entry's own document only
+                Column("stamp", TEXT),
+                Column("doc_url", TEXT),
+            ],
+            model="CodeEntry",
+        ),
+        Table("body", [Column("sha", TEXT)]),
+        SAMPLE,
+    )
+}
