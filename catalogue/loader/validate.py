@@ -438,23 +438,30 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
         out.add("paper_dataset", pkey=pkey, stamp=stamp, name=name)
 
 
+def _add_repo_link(out: Parsed, fields: Fields, key: str, table: schema.Table, pkey, stamp):
+    """A paper's link to a repository (a code link, a harvested repository), and the repository."""
+    repo_url = fields.url(key, required=True)
+    ref = identities.parse_repo(repo_url)
+    if ref is None:
+        fields.fail(key, f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
+    _add_repo(out, ref, stamp, fields.obj("reach"))
+    # A code link keeps the URL as the archive gives it (sub-path and all).
+    as_given = {"repo_url": repo_url} if "repo_url" in table.names else {}
+    out.add(
+        table.name,
+        pkey=pkey,
+        repo_key=ref.key,
+        sub_path=ref.sub_path,
+        **as_given,
+        **table.read(fields, schema.STAMP),
+        stamp=stamp,
+        doc_url=out.url,
+    )
+
+
 def _parse_code_links(doc: Fields, out: Parsed, pkey, stamp):
     for link in doc.objects("code_links"):
-        repo_url = link.url("repo_url", required=True)
-        ref = identities.parse_repo(repo_url)
-        if ref is None:
-            link.fail("repo_url", f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
-        _add_repo(out, ref, stamp, link.obj("reach"))
-        out.add(
-            "code_link",
-            pkey=pkey,
-            repo_key=ref.key,
-            sub_path=ref.sub_path,
-            repo_url=repo_url,
-            **schema.CODE_LINK.read(link, schema.STAMP),
-            stamp=stamp,
-            doc_url=out.url,
-        )
+        _add_repo_link(out, link, "repo_url", schema.CODE_LINK, pkey, stamp)
 
 
 def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
@@ -514,20 +521,7 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
 
 def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
     for repo in syn.objects("repos"):
-        repo_url = repo.url("url", required=True)
-        ref = identities.parse_repo(repo_url)
-        if ref is None:
-            repo.fail("url", f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
-        _add_repo(out, ref, stamp, repo.obj("reach"))
-        out.add(
-            "harvested_repo",
-            pkey=pkey,
-            repo_key=ref.key,
-            sub_path=ref.sub_path,
-            **schema.HARVESTED_REPO.read(repo, schema.STAMP),
-            stamp=stamp,
-            doc_url=out.url,
-        )
+        _add_repo_link(out, repo, "url", schema.HARVESTED_REPO, pkey, stamp)
     places = []
     for s in syn.objects("samples"):
         entry = s.str("entry", required=True, max_length=500, blank=False)
