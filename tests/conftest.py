@@ -77,3 +77,17 @@ def _response_cache_off(settings):
     settings.PAGE_CACHE_SECONDS = 0
     settings.FIGURES_CACHE_SECONDS = 0  # the same for remembered counts (catalogue.memo)
     cache.clear()
+
+
+@pytest.fixture
+def api():
+    """A client of the JSON API (tests/api_helpers.py reads its answers)."""
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+@pytest.fixture
+def api_throttle_off(settings):
+    """The API's anonymous rate limit off: the API's tests make many requests from one address."""
+    settings.API_THROTTLE_ANON = "off"

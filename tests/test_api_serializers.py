@@ -1,0 +1,119 @@
+"""catalogue.api.serializers: the shape of every row (Papers-with-Code's, and the catalogue's own fields)."""
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from catalogue import models as m
+from tests.api_helpers import GPIPE, V1, get, ids, walk
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
+
+
+# --- Papers-with-Code shapes --------------------------------------------------------------
+
+
+def test_paper_list_has_pwc_page_and_paper_shape(api, loaded_seeds):
+    page = get(api, f"{V1}/papers/", items_per_page=5)
+    assert set(page) == {"count", "next", "previous", "results"}
+    assert page["count"] == 13
+    assert page["previous"] is None
+    assert parse_qs(urlsplit(page["next"]).query) == {"items_per_page": ["5"], "page": ["2"]}
+    assert ids(page) == sorted(ids(page))
+    paper = page["results"][0]
+    for field in (
+        "id", "arxiv_id", "nips_id", "url_abs", "url_pdf", "title", "abstract", "authors", "published",
+        "conference", "conference_url_abs", "conference_url_pdf", "proceeding",
+    ):  # fmt: skip
+        assert field in paper
+
+
+def test_paper_repositories_official_first_with_pwc_fields(api, loaded_seeds):
+    repos = walk(api, f"{V1}/papers/1811.06965/repositories/", items_per_page=5)
+    assert len(repos) == 13
+    torchgpipe = next(r for r in repos if r["name"] == "torchgpipe")
+    assert torchgpipe == {
+        "url": "https://github.com/KakaoBrain/torchgpipe",
+        "owner": "KakaoBrain",
+        "name": "torchgpipe",
+        "description": "",
+        "stars": 0,
+        "framework": "pytorch",
+        "is_official": False,
+        "host": "github.com",
+        "licence": "BSD-3-Clause",
+        "reach_status": "ok",
+        "link_url": "https://github.com/KakaoBrain/torchgpipe",
+        "sub_path": "",
+        "mentioned_in_paper": False,
+        "mentioned_in_github": True,
+    }
+    fleetx = next(r for r in repos if r["name"] == "FleetX")
+    assert fleetx["sub_path"] == "tree/develop/examples/pipeline"
+
+
+def test_a_method_names_the_paper_that_introduced_it(api, loaded_seeds):
+    assert get(api, f"{V1}/methods/gpipe/")["paper"] == GPIPE
+
+
+def test_search_gives_papers_with_their_best_repository(api, loaded_seeds):
+    page = get(api, f"{V1}/search/", q="pipeline parallelism")
+    assert [r["paper"]["id"] for r in page["results"]] == [GPIPE]
+    hit = page["results"][0]
+    assert hit["is_official"] is False
+    assert hit["repository"]["url"].startswith("https://github.com/")
+    everything = get(api, f"{V1}/search/", items_per_page=50)
+    assert everything["count"] == 13
+    no_repo = [r for r in everything["results"] if r["repository"] is None]
+    assert all(r["is_official"] is False for r in no_repo)
+
+
+# --- the catalogue's own: places ----------------------------------------------------------
+
+
+def test_a_place_without_repository(api, db):
+    from tests.factories import make_sample
+
+    make_sample(repo=None, path="", file_url=None, licence=None, status_upstream="unverified")
+    row = get(api, f"{V1}/samples/")["results"][0]
+    assert row["repository"] is None
+    assert row["file_url"] is None
+    assert row["licence"] is None
+
+
+# --- curator corrections ------------------------------------------------------------------
+
+
+def test_corrections_are_served_with_the_snapshot_value_beside_them(api, loaded_seeds):
+    from django.contrib.auth.models import User
+
+    from catalogue import curation
+
+    curator = User.objects.create_user("cora", password="x" * 12, is_staff=True)
+    paper = m.Paper.objects.get(arxiv_id="1811.06965")
+    curation.correct_title(paper, "GPipe (corrected)", user=curator, expected_version=None)
+    sample = m.Sample.objects.get(entry__name="forward_step_func", status="ran")
+    curation.correct_status(sample, "ran_honours", user=curator, reason="checked", expected_version=None)
+
+    detail = get(api, f"{V1}/papers/{GPIPE}/")
+    assert detail["title"] == "GPipe (corrected)"
+    assert detail["corrected"] == {"title": {"snapshot": paper.title_upstream}}
+    assert get(api, f"{V1}/papers/", corrected="true")["results"][0]["id"] == GPIPE
+    place = get(api, f"{V1}/samples/", corrected="true")["results"]
+    assert [(p["status"], p["corrected"]) for p in place] == [
+        ("ran_honours", {"status": {"snapshot": "ran"}})
+    ]
+    assert {r["corrected"]["status"]["snapshot"] for r in walk(api, f"{V1}/samples/", corrected="true")} == {
+        "ran"
+    }
+    assert all(r["corrected"] == {} for r in walk(api, f"{V1}/samples/", corrected="false"))
+    figures = get(api, f"{V1}/code-entries/forward-step-func/")["figures"]
+    assert (
+        figures["by_status"]["ran"],
+        figures["by_status"]["ran_honours"],
+        figures["n_places_corrected"],
+    ) == (
+        0,
+        1,
+        1,
+    )
