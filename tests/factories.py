@@ -40,6 +40,15 @@ def make_repo(**fields) -> m.Repo:
     return m.Repo.objects.create(**fields)
 
 
+def make_code_link(**fields) -> m.CodeLink:
+    """The archive's link from a paper to a repository (``is_official`` NULL unless given)."""
+    fields.setdefault("paper", make_paper() if "paper" not in fields else fields["paper"])
+    fields.setdefault("repo", make_repo() if "repo" not in fields else fields["repo"])
+    fields.setdefault("repo_url", fields["repo"].url)
+    fields.setdefault("stamp", "s")
+    return m.CodeLink.objects.create(**fields)
+
+
 def make_entry(**fields) -> m.CodeEntry:
     n = next(_n)
     fields.setdefault("name", f"routine_{n}")
@@ -66,6 +75,27 @@ def make_sample(**fields) -> m.Sample:
     # as a load would: the stored counts lists sort by follow the places
     counters.refresh(entry_ids=[sample.entry_id], paper_ids=[sample.paper_id])
     return sample
+
+
+def make_task(**fields) -> m.Task:
+    n = next(_n)
+    fields.setdefault("slug", f"task-{n}")
+    fields.setdefault("name", f"Task {n}")
+    fields.setdefault("stamp", "s")
+    return m.Task.objects.create(**fields)
+
+
+def make_method(**fields) -> m.Method:
+    n = next(_n)
+    fields.setdefault("slug", f"method-{n}")
+    fields.setdefault("name", f"Method {n}")
+    fields.setdefault("stamp", "s")
+    return m.Method.objects.create(**fields)
+
+
+def make_dataset(**fields) -> m.Dataset:
+    fields.setdefault("name", f"Dataset {next(_n)}")
+    return m.Dataset.objects.create(**fields)
 
 
 def make_leaderboard(**fields) -> m.Leaderboard:
