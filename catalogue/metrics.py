@@ -3,10 +3,53 @@
 ``parse("84.4%")`` is 84.4, ``parse("1.82M")`` is 1,820,000; values that are not a number
 (``"-"``, ``"N/A"``, ``"YES"``, ``""``) parse to None and are listed last, shown as given.
 
-Whether a metric is better high or low is not stated anywhere in the data. We read it from
-the metric's name: a name that marks an error, a loss, a rate of mistakes or a distance is
-better low (:data:`LOWER_IS_BETTER_WORDS` and :data:`LOWER_IS_BETTER_PHRASES`, matched as
-whole words, case-insensitively); every other metric is better high.
+Which way a metric is better
+----------------------------
+
+The data never says. :func:`direction` reads it from the metric's name with the rules below,
+in this order, and answers ``"higher"``, ``"lower"`` or None (the name does not tell; the
+page then says so and keeps the archive's order rather than guess). Words are matched whole,
+case-insensitively, after splitting the name on anything not a letter or digit.
+
+==== ==========================================================================================
+step rule (examples indented under it)
+==== ==========================================================================================
+1    Normalise: lower case; ``/`` reads "per"; every spelling of an F-measure is ``f1``.
+       ``F-1``, ``F0.5``, ``F-score`` → f1; ``img/s`` → img per s
+2    Qualifiers are not the metric: a part in ``(…)`` or ``[…]`` is a qualifier, and what
+     follows ``@`` or the word ``at`` is the operating point, ignored.
+       ``TAR @ FAR=0.01`` → TAR; ``AUC (horizon error)`` → AUC; ``Recall@1 (FAR)`` → Recall;
+       ``Accuracy (error bars)`` → Accuracy
+3    In what is left (the head), phrases are matched first (:data:`HIGHER_PHRASES`,
+     :data:`LOWER_PHRASES`, :data:`COST_PHRASES`), then words (:data:`HIGHER_WORDS`,
+     :data:`LOWER_WORDS`, :data:`COST_WORDS`; a word unknown as written is tried without its
+     trailing digits). The **last** match decides: English names the measure last.
+       ``Top-1 Error Rate`` → lower; ``1-of-100 Accuracy`` → higher; ``AP50`` → ap;
+       ``Horizon error AUC`` → higher (an AUC is better high whatever it measures)
+4    No match in the head but an operating point: ``P@k``, ``R@k``, ``AR@k``, ``pass@k``
+     (:data:`AT_K_HEADS`) are precision, recall, average recall, pass rate at k: higher.
+       ``P@5``, ``R_1@100``, ``AR@100``
+5    Still nothing: a one-word qualifier is the metric's abbreviation; then a weak word
+     (:data:`WEAK_HIGHER_WORDS`: score, rating) decides.
+       ``Score (WER)`` → lower; ``Overall score`` → higher; but ``FID score`` → lower (step 3)
+6    Otherwise None: the name does not tell.
+       ``Dev``, ``Books``, ``VI``, ``Q->A``, ``Bias (F/M)``, ``1-1``
+==== ==========================================================================================
+
+Lower: errors and error rates (WER, CER, EER, FAR…), losses and their other units (perplexity,
+bits per character, NLL, model entropy), distances between a result and the truth (FID, MAE,
+RMSE, Chamfer…). Higher: accuracy, F1, BLEU, ROUGE, METEOR, mAP / AP, AUC, TAR, recall,
+precision, hits@k, MRR, NDCG, IoU, PSNR, SSIM, EM, correlations, success rates, scores.
+
+Costs
+-----
+
+A cost (:func:`is_cost`) is what a result spent rather than how good it is: parameters, FLOPs
+or MACs, model size, memory, latency, inference / training / run time (lower is better), and
+speed or throughput (FPS, images per second, samples/s: higher is better; a speed given in
+time units, ``Speed (ms)``, is a duration, lower). A name is a cost when the word that decides
+its direction is a cost word. A table is never ranked by a cost when a quality metric sits
+beside it (:func:`ranking_metric`).
 """
 
 import math
@@ -14,33 +57,194 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-# Whole words (after splitting the name on anything not a letter or digit).
-LOWER_IS_BETTER_WORDS = frozenset(
+HIGHER = "higher"
+LOWER = "lower"
+
+# Single words (after step 1). Each is the name of a measure that is better high.
+HIGHER_WORDS = frozenset(
     {
-        # errors
-        "error", "errors", "err", "mae", "mse", "rmse", "mape", "epe", "ece", "nme",
-        # losses (perplexity and bits per character are cross-entropy losses in other units)
-        "loss", "nll", "perplexity", "ppl", "bpc", "bpb", "bpd",
-        # rates of mistakes (not "per": phone error rate, but also "images per second")
-        "wer", "cer", "ter", "eer", "fpr", "fnr", "far", "frr",
-        # distances between a result and the truth
-        "distance", "fid", "kid", "chamfer", "hausdorff", "emd", "ade", "fde",
+        # getting it right
+        "accuracy", "accuracies", "acc", "correct", "em", "f1", "precision", "recall",
+        "specificity", "sensitivity", "tar", "tpr", "tnr", "success", "win", "hit", "hits", "hr",
+        # areas under curves: better high whatever the curve plots
+        "auc", "auroc", "auprc", "aupr", "roc",
+        # detection, segmentation, retrieval and ranking
+        "ap", "aps", "apm", "apl", "map", "iou", "miou", "dice", "jaccard",
+        "pq", "sq", "rq", "mrr", "ndcg", "pck", "pckh", "mota", "motp", "idf1", "hota",
+        # text generation and parsing
+        "bleu", "sacrebleu", "gleu", "rouge", "meteor", "cider", "spice", "chrf", "bertscore",
+        "smatch", "las", "uas",
+        # image quality, agreement, clustering, correlation, games
+        "psnr", "ssim", "kappa", "mcc", "nmi", "ari", "purity", "pearson", "spearman", "kendall",
+        "correlation", "similarity", "elo", "reward", "rewards", "return", "returns",
     }
 )  # fmt: skip
-# Phrases whose words are each harmless alone.
-LOWER_IS_BETTER_PHRASES = ("miss rate", "false positive rate", "false negative rate", "false alarm")
+# Single words naming a measure that is better low.
+LOWER_WORDS = frozenset(
+    {
+        # errors and rates of mistakes
+        "error", "errors", "err", "incorrect", "mistakes", "miss", "misses",
+        "wer", "cer", "ter", "eer", "fpr", "fnr", "fdr", "far", "frr", "mindcf",
+        "mae", "mse", "rmse", "mape", "smape", "nme", "ece", "epe", "aepe", "mpjpe",
+        # losses (perplexity and bits per character are cross-entropy in other units)
+        "loss", "losses", "nll", "perplexity", "ppl", "bpc", "bpb", "bpd", "divergence", "kl", "regret",
+        # distances between a result and the truth
+        "distance", "distances", "fid", "fvd", "kid", "lpips", "chamfer", "hausdorff", "emd",
+        "ade", "fde", "minade", "minfde",
+    }
+)  # fmt: skip
+# Weak words: they decide only when no other word or one-word qualifier does ("FID score").
+WEAK_HIGHER_WORDS = frozenset({"score", "scores", "rating"})
 
+# Phrases, as words after step 1; matched before single words, longest first.
+HIGHER_PHRASES = (
+    "true positive", "true positives", "true negative", "true accept", "true acceptance",
+    "exact match", "inception score", "below curve",  # CheXpert: radiologists below the ROC curve
+)  # fmt: skip
+LOWER_PHRASES = (
+    "false positive", "false positives", "false negative", "false negatives", "false alarm",
+    "false alarms", "false accept", "false acceptance", "false reject", "false rejection",
+    "bit per character", "bits per character", "bits per char", "bits per byte", "bits per dim",
+    "bits per dimension", "model entropy", "cross entropy",
+)  # fmt: skip
+
+# Costs, with the direction each is better in.
+COST_WORDS = {
+    **dict.fromkeys(
+        (
+            "params", "param", "parameters", "parameter", "flops", "flop", "gflops", "gflop",
+            "mflops", "tflops", "macs", "mac", "gmacs", "madds", "size", "memory", "vram",
+            "latency", "time", "runtime", "seconds", "second", "sec", "ms", "msec", "minutes",
+            "hours", "hrs", "energy", "compute", "storage",
+        ),
+        LOWER,
+    ),
+    **dict.fromkeys(("speed", "speedup", "fps", "throughput"), HIGHER),
+}  # fmt: skip
+COST_PHRASES = {
+    **dict.fromkeys(
+        (
+            "mult adds", "multiply adds", "multiply accumulates", "hardware burden", "wall clock",
+            "operations per network pass",
+        ),
+        LOWER,
+    ),
+    **dict.fromkeys(("per second", "per sec", "per s"), HIGHER),
+}  # fmt: skip
+# A speed stated in one of these is a duration ("Speed (ms)"): lower is better.
+DURATION_WORDS = frozenset({"ms", "msec", "sec", "second", "seconds", "s", "minutes", "hours", "hrs"})
+# Before "@", these mean precision / recall / average recall / pass rate at k ("P@5",
+# "R_1@100", "AR@100", "pass@1"); alone they are too short to tell ("Q->AR").
+AT_K_HEADS = frozenset({"p", "r", "ar", "pass"})
+
+_F_MEASURE = re.compile(r"\bf[-_ ]?(?:\d+(?:\.\d+)?|beta|score|measure)\b")
+_QUALIFIER = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
+_OPERATING_POINT = re.compile(r"@|\bat\b")
 _WORD = re.compile(r"[a-z0-9]+")
-_SUFFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
-_NUMBER = re.compile(
-    r"""^\s*
-    (?P<num>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)
-    (?:[eE](?P<exp>[-+]?\d{1,3}))?
-    \s*(?P<suffix>[kKMBGT]?)
-    (?![\d.,A-Za-z])
-    """,
-    re.VERBOSE,
-)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _durations(words: list[str]) -> list[str]:
+    """The time units among ``words`` that are not a "per" ("ms" yes, "img per s" no)."""
+    return [w for i, w in enumerate(words) if w in DURATION_WORDS and (i == 0 or words[i - 1] != "per")]
+
+
+def _phrase_table() -> list[tuple[tuple[str, ...], str, bool]]:
+    table = [(tuple(p.split()), HIGHER, False) for p in HIGHER_PHRASES]
+    table += [(tuple(p.split()), LOWER, False) for p in LOWER_PHRASES]
+    table += [(tuple(p.split()), way, True) for p, way in COST_PHRASES.items()]
+    return sorted(table, key=lambda entry: -len(entry[0]))
+
+
+_PHRASES = _phrase_table()
+
+
+def _word(word: str) -> tuple[str, bool] | None:
+    """(direction, is a cost) of one word, or None."""
+    for candidate in (word, word.rstrip("0123456789")):
+        if candidate in HIGHER_WORDS:
+            return HIGHER, False
+        if candidate in LOWER_WORDS:
+            return LOWER, False
+        if candidate in COST_WORDS:
+            return COST_WORDS[candidate], True
+    return None
+
+
+def _matches(words: list[str]) -> list[tuple[str, bool, str]]:
+    """Every phrase or word of ``words`` that names a measure: (direction, is a cost, word)."""
+    found, i = [], 0
+    while i < len(words):
+        for phrase, way, cost in _PHRASES:
+            if tuple(words[i : i + len(phrase)]) == phrase:
+                found.append((way, cost, phrase[-1]))
+                i += len(phrase)
+                break
+        else:
+            hit = _word(words[i])
+            if hit:
+                found.append((*hit, words[i]))
+            i += 1
+    return found
+
+
+def _classify(name) -> tuple[str, bool] | None:
+    """(direction, is a cost) of a metric's name, by the rules of the module docstring."""
+    if not isinstance(name, str):
+        return None
+    text = _F_MEASURE.sub(" f1 ", name.lower().replace("/", " per "))
+    qualifiers = [" ".join(_words(a or b)) for a, b in _QUALIFIER.findall(text)]
+    head, *operating_point = _OPERATING_POINT.split(_QUALIFIER.sub(" ", text), maxsplit=1)
+    head_words = _words(head)
+    strong = _matches(head_words)
+    if strong:
+        way, cost, word = strong[-1]
+        if word == "speed" and any(_durations(_words(qualifier)) for qualifier in qualifiers):
+            way = LOWER
+        return way, cost
+    letters = [word for word in head_words if not word.isdigit()]
+    if operating_point and letters and letters[-1] in AT_K_HEADS:
+        return HIGHER, False
+    for qualifier in qualifiers:
+        words = _words(qualifier)
+        if len(words) == 1 and (hit := _matches(words)):
+            return hit[-1][:2]
+    if any(word in WEAK_HIGHER_WORDS for word in head_words):
+        return HIGHER, False
+    return None
+
+
+def direction(name) -> str | None:
+    """``"higher"`` or ``"lower"``: which way the metric ``name`` is better; None when the name
+    does not tell (rules in the module docstring). Costs have a direction too."""
+    found = _classify(name)
+    return found[0] if found else None
+
+
+def is_cost(name) -> bool:
+    """True when ``name`` is what a result spent (parameters, FLOPs, size, memory, time, speed),
+    not how good it is."""
+    found = _classify(name)
+    return bool(found and found[1])
+
+
+def lower_is_better(name) -> bool:
+    """True when :func:`direction` says lower; False for higher and for unknown."""
+    return direction(name) == LOWER
+
+
+def ranking_metric(names: Sequence[str]) -> str | None:
+    """The column a table is ranked by, from its metric names in the table's column order.
+
+    Papers with Code ranked a table by the first metric of its ``sota.metrics`` list; never by
+    a cost when a quality metric is there. So: the first name that is not a cost; when every
+    column is a cost, the first column; None for no columns.
+    """
+    names = list(names)
+    return next((name for name in names if not is_cost(name)), names[0] if names else None)
 
 
 def parse(value) -> float | None:
@@ -57,6 +261,18 @@ def parse(value) -> float | None:
     return number if math.isfinite(number) else None
 
 
+_SUFFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+_NUMBER = re.compile(
+    r"""^\s*
+    (?P<num>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)
+    (?:[eE](?P<exp>[-+]?\d{1,3}))?
+    \s*(?P<suffix>[kKMBGT]?)
+    (?![\d.,A-Za-z])
+    """,
+    re.VERBOSE,
+)
+
+
 def fractional_year(month: str) -> float | None:
     """``"2019-07"`` as 2019.5 (a position on a time axis); None unless it is such a month."""
     if len(month) == 7 and month[:4].isdigit() and month[5:].isdigit():
@@ -64,35 +280,32 @@ def fractional_year(month: str) -> float | None:
     return None
 
 
-def lower_is_better(name: str) -> bool:
-    """True when the metric's name marks it as an error, loss, rate of mistakes or distance."""
-    lowered = (name or "").lower()
-    if any(word in LOWER_IS_BETTER_WORDS for word in _WORD.findall(lowered)):
-        return True
-    spaced = " ".join(_WORD.findall(lowered))
-    return any(phrase in spaced for phrase in LOWER_IS_BETTER_PHRASES)
-
-
 def primary_metric(metric_maps: Iterable[dict]) -> str | None:
-    """The metric most results on a leaderboard state (ties: the first in alphabetical order).
+    """The metric most results on a leaderboard state, leaving costs out when a quality metric
+    is stated (ties: the first in alphabetical order).
 
-    Not "the first seen": PostgreSQL's jsonb does not keep the order of a map's keys.
+    Not "the first seen": PostgreSQL's jsonb does not keep the order of a map's keys. Where
+    the table's column order is known, :func:`ranking_metric` is the faithful choice.
     """
     counts: Counter[str] = Counter()
     for metrics in metric_maps:
         counts.update(name for name in (metrics or {}) if isinstance(name, str))
-    return min(counts, key=lambda name: (-counts[name], name)) if counts else None
+    quality = [name for name in counts if not is_cost(name)] or list(counts)
+    return min(quality, key=lambda name: (-counts[name], name)) if quality else None
 
 
 def ordered(rows: Sequence, metric: str | None, value_of) -> list:
     """``rows`` best first by ``metric``; rows whose value does not parse come last, in order.
 
     ``value_of(row)`` gives a row's metrics map. Python's sort is stable, so rows that tie
-    (or do not parse) keep the order they came in.
+    (or do not parse) keep the order they came in. When the metric's :func:`direction` is
+    unknown (None), or there is no metric, the rows are returned in the order given: we do
+    not guess which end is best.
     """
-    if metric is None:
+    way = direction(metric) if metric is not None else None
+    if way is None:
         return list(rows)
-    sign = 1.0 if lower_is_better(metric) else -1.0
+    sign = 1.0 if way == LOWER else -1.0
 
     def key(row):
         number = parse((value_of(row) or {}).get(metric))

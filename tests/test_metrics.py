@@ -1,4 +1,9 @@
-"""Leaderboard metrics: parsing the archive's strings, and which way is better."""
+"""Leaderboard metrics: parsing the archive's strings, which way is better, which column ranks."""
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +95,479 @@ def test_orders_error_metrics_lower_first():
     rows = [{"Error": "5.1%"}, {"Error": "1.2%"}, {"Error": "YES"}, {"Error": "3"}]
     ordered = metrics.ordered(rows, "Error", lambda r: r)
     assert [r["Error"] for r in ordered] == ["1.2%", "3", "5.1%", "YES"]
+
+
+# --- Which way is better, read from the name: every metric name in the real samples ----------------
+#
+# /work/shared/pwc-archive-samples/ holds real Papers-with-Code material (data CC BY-SA 4.0, the
+# sota-extractor's code Apache-2.0, paperswithcode-go MIT; see the LICENSE files there). It is read
+# from there, never copied into this repository. Every distinct metric name in it is below, with the
+# direction reviewed by hand (the rows' values checked where the name alone left a doubt). A name
+# added to the samples, or a rule that changes a verdict, fails a test here.
+
+SAMPLES = Path(
+    os.environ.get("PWC_ARCHIVE_SAMPLES")
+    or Path(__file__).resolve().parents[2] / "shared" / "pwc-archive-samples"
+)
+H, L = "higher", "lower"
+
+EXPECTED_DIRECTION = {
+    # accuracy, however qualified
+    "% Test Accuracy": H,
+    "% Train Accuracy": H,
+    "Acc ex": H,  # WikiSQL execution accuracy
+    "Accuracy": H,
+    "Avg accuracy": H,
+    "Percentage correct": H,
+    "Test Accuracy": H,
+    "Unigram Acc": H,
+    "Validation Accuracy": H,
+    "Weighted Accuracy (WAA)": H,
+    # F-measures in every spelling: F1, F-1, F0.5, F-Score, F1-score
+    "ANS-F1": H,
+    "Avg F1": H,
+    "CHALLENGE-F1": H,
+    "F-Score": H,
+    "F0.5": H,  # grammatical error correction: "Error" names the task, F0.5 is better high
+    "F1": H,
+    "F1 (Quasar-T)": H,
+    "F1 (surface form)": H,
+    "F1 Full": H,
+    "F1 Newswire": H,
+    "F1 score": H,
+    "F1-score": H,
+    "F_NMI": H,  # fuzzy normalised mutual information (word sense induction)
+    "Feminine F1 (F)": H,
+    "JOINT-F1": H,
+    "Masculine F1 (M)": H,
+    "N-gram F1": H,
+    "Overall F1": H,
+    "Shen F-1": H,
+    "SUP-F1": H,
+    "Test F1 score": H,
+    "TEST-F1": H,
+    "Validation F1 score": H,
+    # exact match
+    "ANS-EM": H,
+    "CHALLENGE-EM": H,
+    "EM": H,
+    "EM (Quasar-T)": H,
+    "JOINT-EM": H,
+    "SUP-EM": H,
+    "TEST-EM": H,
+    # areas under curves, average precision, retrieval and ranking
+    "AVERAGE AUC ON 14 LABEL": H,
+    "Average Precision": H,
+    "Hits@1": H,
+    "MAP": H,
+    "MRR": H,
+    "NUM RADS BELOW CURVE": H,  # CheXpert: radiologists (of 3) whose operating point is below the ROC curve
+    "P@10%": H,
+    "P@30%": H,
+    "P@5": H,
+    "Precision": H,
+    "R_100@1": H,  # recall@1 out of 100 candidates
+    "R_100@10": H,
+    "R_100@50": H,
+    "R_1@100": H,
+    "Recall": H,
+    "Test AP": H,
+    "Test Hits@100": H,
+    "Test Hits@20": H,
+    "Test Hits@50": H,
+    "Test MRR": H,
+    "Test ROC-AUC": H,
+    "Validation AP": H,
+    "Validation Hits@100": H,
+    "Validation Hits@20": H,
+    "Validation Hits@50": H,
+    "Validation MRR": H,
+    "Validation ROC-AUC": H,
+    # text generation, parsing, segmentation, games
+    "BLEU": H,
+    "BLEU score": H,
+    "BLEU-1": H,
+    "BLEU-4": H,
+    "ELO rating": H,
+    "GLEU": H,
+    "LAS": H,
+    "mean iou (class)": H,  # paperswithcode-go
+    "METEOR": H,
+    "Overall score": H,
+    "pq": H,  # panoptic quality, paperswithcode-go
+    "ROUGE-1": H,
+    "ROUGE-2": H,
+    "ROUGE-2*": H,
+    "ROUGE-L": H,
+    "Rouge-L": H,
+    "Score": H,  # Atari game scores, SQuAD EM/F1, Winograd accuracy: all better high
+    "Smatch": H,
+    "UAS": H,
+    # errors, losses and their other units
+    "Bit per Character (BPC)": L,
+    "Error": L,
+    "Error rate": L,
+    "Model Entropy": L,  # Hutter Prize bits per character; CIFAR-10 bits/dim, 4.48 (NICE) -> 3.0 (PixelRNN)
+    "Percentage error": L,
+    "Perplexity": L,
+    "ppl": L,
+    "Test Error": L,
+    "Test perplexity": L,  # 18.3 -> 15.8 on WikiText-103 over 2018-2020
+    "Top-1 Error": L,
+    "Validation perplexity": L,
+    "WER": L,
+    # costs (see SAMPLE_COSTS)
+    "Number of params": L,
+    "Parameters": L,
+    # the name does not say: a dataset, split, domain, slot or column label, an unexplained
+    # abbreviation, or a measure whose better end depends on its definition
+    "1-1": None,  # one-to-one overlap (disentanglement), from the name alone a label
+    "All": None,
+    "Ambiguous dataset": None,
+    "Area": None,  # dialogue-state slots: Area, Food, Price, Request, Slot, Joint
+    "Aspect": None,
+    "Average": None,
+    "AVG": None,
+    "Base Dataset": None,
+    "Bias (F/M)": None,  # female/male F1 ratio: best at 1.0, neither end
+    "Bio specifc taggers?": None,  # a Yes/No column
+    "Books": None,  # sentiment domains: Books, DVD, Electronics, Kitchen
+    "CNN": None,
+    "CR": None,  # compression ratio of sentence compression: a property, not a quality
+    "Daily Mail": None,
+    "Data": None,  # a text column (Kummerfeld / Elsner)
+    "Dev": None,  # SWAG accuracy (~86) but Event2Mind cross-entropy (~4.3): the same name both ways
+    "DVD": None,
+    "Electronics": None,
+    "F-BC": None,  # fuzzy B-cubed; "F-" alone does not make an F-measure
+    "F-S": None,
+    "Food": None,
+    "IN-DOMAIN": None,
+    "Joint": None,
+    "Kitchen": None,
+    "Local": None,
+    "Matched": None,  # MultiNLI matched / mismatched accuracy
+    "Mismatched": None,
+    "MRPC": None,  # SentEval task names
+    "Note": None,
+    "OUT-OF-DOMAIN": None,
+    "OVERALL": None,
+    "PAC": None,  # CMRC 2019 passage / question accuracy, by abbreviation only
+    "POS": None,
+    "Price": None,
+    "Q->A": None,  # VCR accuracies, by arrows only
+    "Q->AR": None,
+    "QA->R": None,
+    "QAC": None,
+    "Query Split": None,
+    "Question Split": None,
+    "RACE": None,
+    "RACE-h": None,
+    "RACE-m": None,
+    "Request": None,
+    "ReVerb45k": None,
+    "SemEval 2007": None,
+    "SemEval 2013": None,
+    "SemEval 2015": None,
+    "Senseval 2": None,
+    "Senseval 3": None,
+    "Sentiment": None,
+    "SICK-E": None,
+    "SICK-R": None,
+    "Slot": None,
+    "STS": None,
+    "Temporal awareness": None,  # TempEval-3's score, but "awareness" is no measure word
+    "Test": None,
+    "V-M": None,  # V-measure, by abbreviation only
+    "VI": None,  # variation of information is better low; this board's "VI" (93.3) is 1 - VI
+}
+SAMPLE_COSTS = {"Number of params", "Parameters"}
+
+
+def _sota_tables(task):
+    """Every table (a Dataset or subdataset) under a Task of the sota-extractor format."""
+
+    def of_dataset(dataset):
+        yield dataset
+        for sub in dataset.get("subdatasets") or []:
+            yield from of_dataset(sub)
+
+    for dataset in task.get("datasets") or []:
+        yield from of_dataset(dataset)
+    for subtask in task.get("subtasks") or []:
+        yield from _sota_tables(subtask)
+
+
+def _api_metric_names(node):
+    """Metric names in a recorded Papers-with-Code API response: result ``metrics`` keys, ``best_metric``."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "metrics" and isinstance(value, dict):
+                yield from value
+            elif key == "best_metric" and isinstance(value, str):
+                yield value
+            else:
+                yield from _api_metric_names(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _api_metric_names(item)
+
+
+def _require_samples():
+    if not (SAMPLES / "sota-extractor").is_dir():
+        pytest.skip(f"{SAMPLES} is missing: the real Papers-with-Code samples are read from there")
+
+
+def _tables():
+    """(file, task, dataset, table) for every table of every sota-extractor file."""
+    _require_samples()
+    files = sorted((SAMPLES / "sota-extractor").glob("*.json"))
+    assert files, f"no sota-extractor/*.json under {SAMPLES}"
+    for path in files:
+        for task in json.loads(path.read_text()):
+            for table in _sota_tables(task):
+                yield path.name, task.get("task"), table.get("dataset") or table.get("subdataset"), table
+
+
+def _sample_metric_names() -> set[str]:
+    names = set()
+    for _file, _task, _dataset, table in _tables():
+        sota = table.get("sota") or {}
+        names.update(sota.get("metrics") or [])
+        for row in sota.get("rows") or []:
+            names.update(row.get("metrics") or {})
+    for path in sorted((SAMPLES / "paperswithcode-go").glob("*.json")):
+        names.update(_api_metric_names(json.loads(path.read_text())))
+    return names
+
+
+def test_every_metric_name_in_the_samples_has_a_reviewed_verdict():
+    names = _sample_metric_names()
+    new, gone = sorted(names - EXPECTED_DIRECTION.keys()), sorted(EXPECTED_DIRECTION.keys() - names)
+    assert not new, f"review these and add them to EXPECTED_DIRECTION: {new}"
+    assert not gone, f"no longer in the samples: {gone}"
+    assert len(names) == 159
+
+
+@pytest.mark.parametrize(("name", "expected"), sorted(EXPECTED_DIRECTION.items()))
+def test_sample_metric_names_read_as_reviewed(name, expected):
+    assert metrics.direction(name) == expected
+    assert metrics.is_cost(name) == (name in SAMPLE_COSTS)
+    assert metrics.lower_is_better(name) == (expected == L)
+
+
+def test_the_samples_verdicts_add_up():
+    verdicts = Counter(EXPECTED_DIRECTION.values())
+    assert (verdicts[H], verdicts[L], verdicts[None], len(SAMPLE_COSTS)) == (86, 14, 59, 2)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # a "lower" word that only qualifies the measure
+        ("TAR @ FAR=0.01", H),  # a true-accept rate; the FAR is the operating point
+        ("TAR @ FAR=1e-4", H),
+        ("AUC (horizon error)", H),  # an AUC is better high whatever it measures
+        ("Horizon error AUC", H),
+        ("Recall@1 (FAR)", H),
+        ("Accuracy (error bars)", H),
+        ("1-of-100 Accuracy", H),
+        ("FID score", L),
+        ("Score (WER)", L),
+        ("FRR @ FAR=0.1%", L),
+        # errors and losses
+        ("Top-1 Error Rate", L),
+        ("Error rate", L),
+        ("Word Error Rate (WER)", L),
+        ("CER", L),
+        ("EER", L),
+        ("FID", L),
+        ("MAE", L),
+        ("RMSE", L),
+        ("Chamfer Distance", L),
+        ("Bits/dim", L),
+        ("bits per character", L),
+        ("NLL", L),
+        ("False Positive Rate", L),
+        # better high
+        ("mAP", H),
+        ("AP50", H),
+        ("mAP@0.5:0.95", H),
+        ("AR@100", H),
+        ("box AP", H),
+        ("ROC AUC", H),
+        ("NDCG@10", H),
+        ("Hit@10", H),
+        ("Recall@10", H),
+        ("mIoU", H),
+        ("PSNR", H),
+        ("SSIM", H),
+        ("MS-SSIM", H),
+        ("Pearson Correlation", H),
+        ("Spearman Correlation", H),
+        ("Success Rate", H),
+        ("True Positive Rate", H),
+        ("Exact Match", H),
+        ("pass@1", H),
+        ("CIDEr", H),
+        ("Inception score", H),
+        # nothing to go on
+        ("", None),
+        ("Top-5", None),
+        (None, None),
+    ],
+)
+def test_direction_reads_the_measure_not_its_qualifiers(name, expected):
+    assert metrics.direction(name) == expected
+    assert not metrics.is_cost(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Params", L),
+        ("Number of params", L),
+        ("Number of parameters", L),
+        ("#Params", L),
+        ("Params (M)", L),
+        ("FLOPS", L),
+        ("FLOPs", L),
+        ("GFLOPs", L),
+        ("MACs", L),
+        ("Mult-Adds", L),
+        ("Model size", L),
+        ("Size (MB)", L),
+        ("Memory (GB)", L),
+        ("Latency (ms)", L),
+        ("Inference time", L),
+        ("Inference Time (ms)", L),
+        ("Training time", L),
+        ("Training time (GPU hours)", L),
+        ("Time (s)", L),
+        ("Run time", L),
+        ("Runtime (s)", L),
+        ("Hardware Burden", L),
+        ("Operations per network pass", L),
+        ("Speed (ms)", L),  # a speed given in time units is a duration
+        ("Speed", H),
+        ("Speed (FPS)", H),
+        ("Speed (img/s)", H),
+        ("FPS", H),
+        ("Throughput", H),
+        ("Images per second", H),
+        ("samples/s", H),
+        ("tokens/s", H),
+    ],
+)
+def test_costs_are_costs_with_their_direction(name, expected):
+    assert metrics.is_cost(name)
+    assert metrics.direction(name) == expected
+
+
+# --- Which column a table is ranked by ------------------------------------------------------------
+
+
+def _real_table(file, task, dataset):
+    found = [t for f, tk, d, t in _tables() if (f, tk, d) == (file, task, dataset)]
+    assert found, f"no table {task} / {dataset} in {file}"
+    return found[0]["sota"]
+
+
+def test_a_language_model_table_ranks_by_perplexity_not_its_number_of_params():
+    # The column order a jsonb map (or any sorted view) gives: the cost comes first.
+    assert metrics.ranking_metric(["Number of params", "Test perplexity", "Validation perplexity"]) == (
+        "Test perplexity"
+    )
+    sota = _real_table("nlp-progress.json", "Word Level Models", "1B Words / Google Billion Word benchmark")
+    assert sota["metrics"] == ["Test perplexity", "Number of params"]
+    assert metrics.ranking_metric(sota["metrics"]) == "Test perplexity"
+    keys = sorted({name for row in sota["rows"] for name in row["metrics"]})
+    assert keys == ["Number of params", "Test perplexity"]
+    assert metrics.ranking_metric(keys) == "Test perplexity"
+    # primary_metric, which sees only the rows' maps: every row states both (was "Number of params").
+    assert metrics.primary_metric(row["metrics"] for row in sota["rows"]) == "Test perplexity"
+    # and the best (lowest) perplexity comes first, however the rows arrive
+    best = metrics.ordered(list(reversed(sota["rows"])), "Test perplexity", lambda r: r["metrics"])
+    assert best[0]["metrics"]["Test perplexity"] == "21.8"
+
+
+@pytest.mark.parametrize(
+    ("file", "task", "dataset", "expected", "most_stated"),
+    [
+        # every row states every column, so primary_metric (rows' maps only) breaks the tie by
+        # name, and no longer by "Number of params" / "Parameters", which sort first
+        (
+            "nlp-progress.json",
+            "Word Level Models",
+            "WikiText-103",
+            "Validation perplexity",
+            "Test perplexity",
+        ),
+        ("nlp-progress.json", "Character Level Models", "Hutter Prize", "Bit per Character (BPC)", None),
+        ("ogb.json", "Node Property Prediction", "ogbn-arxiv", "Test Accuracy", None),
+        ("ogb.json", "Link Property Prediction", "ogbl-citation2", "Test MRR", None),
+        ("snli.json", "Natural Language Inference", "SNLI", "% Test Accuracy", None),
+        ("ogb.json", "Node Property Prediction", "ogbn-proteins", "Test ROC-AUC", None),
+    ],
+)
+def test_real_tables_rank_by_their_first_quality_metric(file, task, dataset, expected, most_stated):
+    sota = _real_table(file, task, dataset)
+    assert any(metrics.is_cost(name) for name in sota["metrics"])
+    assert metrics.ranking_metric(sota["metrics"]) == expected
+    assert metrics.primary_metric(row["metrics"] for row in sota["rows"]) == (most_stated or expected)
+
+
+def test_no_real_table_is_ranked_by_a_cost():
+    ranked = 0
+    for _file, _task, _dataset, table in _tables():
+        sota = table.get("sota") or {}
+        keys = sorted({name for row in sota.get("rows") or [] for name in row.get("metrics") or {}})
+        for names in (sota.get("metrics") or [], keys):
+            if names:
+                ranked += 1
+                assert not metrics.is_cost(metrics.ranking_metric(names)), names
+    assert ranked > 600
+
+
+def test_a_table_of_costs_only_ranks_by_its_first_column():
+    assert metrics.ranking_metric(["Params", "FLOPs", "Inference time"]) == "Params"
+    assert metrics.ranking_metric(["FPS", "Number of params"]) == "FPS"
+    assert metrics.ranking_metric(["Number of params"]) == "Number of params"
+    assert metrics.ranking_metric([]) is None
+
+
+def test_ranking_metric_takes_the_first_quality_metric_even_of_unknown_direction():
+    # Papers with Code ranked by the first column; one whose direction is unknown still ranks,
+    # and ordered() then keeps the archive's order.
+    assert metrics.ranking_metric(["Parameters", "VI", "1-1", "Precision"]) == "VI"
+    assert metrics.ranking_metric(["Params", "Error", "Accuracy"]) == "Error"
+
+
+def test_primary_metric_leaves_costs_out_when_a_quality_metric_is_stated():
+    maps = [{"Params": "1M", "Accuracy": "1"}, {"Params": "2M"}, {"Params": "3M", "FLOPs": "1G"}]
+    assert metrics.primary_metric(maps) == "Accuracy"
+    assert metrics.primary_metric([{"Params": "1M"}, {"Params": "2M", "FLOPs": "1G"}]) == "Params"
+
+
+# --- Ordering by a direction ----------------------------------------------------------------------
+
+
+def test_orders_an_unknown_direction_in_the_order_given():
+    values = ["4.44", "-", "86.6", None, "4.25"]
+    rows = [{"id": i, **({"Dev": v} if v else {})} for i, v in enumerate(values, 1)]
+    assert metrics.direction("Dev") is None
+    assert [r["id"] for r in metrics.ordered(rows, "Dev", lambda r: r)] == [1, 2, 3, 4, 5]
+    assert [r["id"] for r in metrics.ordered(rows, None, lambda r: r)] == [1, 2, 3, 4, 5]
+
+
+def test_orders_a_qualified_higher_metric_higher_first():
+    name = "TAR @ FAR=0.01"
+    rows = [{name: "0.91"}, {name: "0.99"}, {name: "N/A"}, {name: "0.95"}]
+    assert [r[name] for r in metrics.ordered(rows, name, lambda r: r)] == ["0.99", "0.95", "0.91", "N/A"]
+
+
+def test_orders_costs_by_their_direction():
+    rows = [{"Params": "25M"}, {"Params": "5.3M"}, {"Params": "1.2B"}]
+    assert [r["Params"] for r in metrics.ordered(rows, "Params", lambda r: r)] == ["5.3M", "25M", "1.2B"]
+    rows = [{"FPS": "30"}, {"FPS": "120"}, {"FPS": "60"}]
+    assert [r["FPS"] for r in metrics.ordered(rows, "FPS", lambda r: r)] == ["120", "60", "30"]
