@@ -6,6 +6,7 @@ resolve addresses such as ``/paper/arxiv-1811-06965``).
 
 import functools
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
@@ -120,3 +121,92 @@ def parse_repo(value: str) -> RepoRef | None:
     if not (_REPO_NAME.match(owner) and _REPO_NAME.match(name)):
         return None
     return RepoRef(host=host, owner=owner, name=name, sub_path="/".join(segments[2:]))
+
+
+# --- what the archive's dumps name things by ---------------------------------------------
+
+_ARXIV_IN = re.compile(
+    r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*)?"
+    r"(?P<id>\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Za-z-]+)?/\d{7}(?:v\d+)?)(?:\.pdf)?\s*$",
+    re.IGNORECASE,
+)
+_PWC_PAPER = re.compile(r"^(?:https?://(?:www\.)?paperswithcode\.com)?/paper/([^/?#\s]+)/?(?:[?#].*)?$")
+
+
+def arxiv_id_in(value: str | None) -> str | None:
+    """An arXiv id as the archive writes it: ``1811.06965v2``, ``arXiv:1811.06965``, its abs or PDF URL."""
+    if not value:
+        return None
+    m = _ARXIV_IN.search(value.strip())
+    return normalize_arxiv_id(m["id"]) if m else None
+
+
+def paper_from_url(url: str | None) -> tuple[str | None, str | None]:
+    """(slug, arXiv id) of the paper an archive URL points at: a Papers-with-Code paper page
+    (``https://paperswithcode.com/paper/<slug>``) or an arXiv page; (None, None) for anything else."""
+    if not url:
+        return None, None
+    url = url.strip()
+    if m := _PWC_PAPER.match(url):
+        slug = unquote(m[1]).strip()
+        return (slug, None) if slug and "/" not in slug else (None, None)
+    if "arxiv.org/" in url.lower() and (arxiv_id := arxiv_id_in(url)):
+        return arxiv_slug(arxiv_id), arxiv_id
+    return None, None
+
+
+_URL_IN = re.compile(r"https?://[^\s<>\"'\])]+", re.IGNORECASE)
+
+
+def url_in(text: str | None) -> str | None:
+    """The first http(s) URL in ``text`` ("see https://… (PDF)" is that URL), trailing punctuation off."""
+    m = _URL_IN.search(text or "")
+    return m[0].rstrip(".,;:") if m else None
+
+
+def slug_from_url(url: str | None, kind: str) -> str | None:
+    """``https://paperswithcode.com/<kind>/<slug>`` → ``<slug>`` (kind: method, dataset, task)."""
+    m = re.match(rf"^(?:https?://(?:www\.)?paperswithcode\.com)?/{kind}/([^/?#\s]+)/?$", (url or "").strip())
+    return unquote(m[1]) if m else None
+
+
+LINK_KINDS = (
+    ("arXiv", re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/abs/", re.I)),
+    ("PDF", re.compile(r"(?:\.pdf(?:$|[?#])|arxiv\.org/pdf/)", re.I)),
+    ("DOI", re.compile(r"^https?://(?:dx\.)?doi\.org/", re.I)),
+    ("OpenReview", re.compile(r"^https?://(?:www\.)?openreview\.net/", re.I)),
+    ("ACL Anthology", re.compile(r"^https?://(?:www\.)?(?:aclanthology\.org|aclweb\.org/anthology)/", re.I)),
+)
+
+
+def link_kind(url: str | None) -> str:
+    """What a paper's link is, to label it: arXiv, PDF, DOI, OpenReview, ACL Anthology, or "other"."""
+    for label, pattern in LINK_KINDS:
+        if url and pattern.search(url):
+            return label
+    return "other"
+
+
+def result_row_key(
+    model: str, metrics: dict, uses_additional_data, paper_title: str = "", paper_url: str = ""
+) -> str:
+    """What makes a leaderboard row itself, as a digest: its model, metrics and additional data,
+    and, for a row that names no paper of the catalogue, the title and URL it gives instead.
+
+    Two rows that differ in any of these are two results; identical rows are one.
+    (Migration 0010 computes the same for rows loaded before it.)
+    """
+    parts = [
+        model or "",
+        sorted((metrics or {}).items()),
+        uses_additional_data,
+        paper_title or "",
+        paper_url or "",
+    ]
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()[:32]
+
+
+def name_slug(name: str, limit: int = 280) -> str:
+    """The slug a name gives (tasks, datasets, areas): names that differ only by case, spaces or
+    punctuation give the same one, and so are one thing."""
+    return slugify(name)[:limit].strip("-") or "unnamed"

@@ -95,13 +95,15 @@ def make_method(**fields) -> m.Method:
 
 def make_dataset(**fields) -> m.Dataset:
     fields.setdefault("name", f"Dataset {next(_n)}")
+    fields.setdefault("slug", identities.name_slug(fields["name"]))
+    fields.setdefault("stamp", "s")
     return m.Dataset.objects.create(**fields)
 
 
 def make_leaderboard(**fields) -> m.Leaderboard:
     n = next(_n)
     task = fields.pop("task", None) or m.Task.objects.create(slug=f"task-{n}", name=f"Task {n}", stamp="s")
-    dataset = fields.pop("dataset", None) or m.Dataset.objects.create(name=f"Dataset {n}")
+    dataset = fields.pop("dataset", None) or make_dataset(name=f"Dataset {n}")
     fields.setdefault("slug", identities.leaderboard_slug(task.slug, dataset.name))
     return m.Leaderboard.objects.create(task=task, dataset=dataset, stamp="s", **fields)
 
@@ -114,6 +116,10 @@ def make_result(**fields) -> m.Result:
     fields.setdefault("model", f"Model {next(_n)}")
     fields.setdefault("metrics", {"Accuracy": "90.0%"})
     fields.setdefault("stamp", "s")
+    fields.setdefault(
+        "row_key",
+        identities.result_row_key(fields["model"], fields["metrics"], fields.get("uses_additional_data")),
+    )
     return m.Result.objects.create(**fields)
 
 

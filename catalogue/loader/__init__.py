@@ -11,17 +11,19 @@ around this.
 
 import contextlib
 import fcntl
+import itertools
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from catalogue.loader import documents, merge, staging
 from catalogue.loader.documents import SnapshotError
-from catalogue.loader.reading import FileOutcome, KnownDocuments, read_all
+from catalogue.loader.merge import resolve
+from catalogue.loader.reading import FileOutcome, KnownDocuments, read_all, read_dumps
 from catalogue.models import LoadRun, SourceDocument
 
 __all__ = ["LoadLocked", "LoadResult", "SnapshotError", "load_paths"]
@@ -51,15 +53,24 @@ class LoadResult:
     warnings_dropped: int = 0
     dry_run: bool = False
     load_run_id: int | None = None
+    collapsed_results: int = 0
+    skipped_units: list = field(default_factory=list)  # (document url, record) skipped for a clash
 
     @property
     def n_files(self) -> int:
         return sum(self.file_counts.values())
 
-    def note(self, outcome: FileOutcome, warnings: list[str]) -> None:
+    def note(self, outcome: FileOutcome) -> None:
         self.file_counts[outcome.status] += 1
         if outcome.status == "skipped":
             self.skipped.append(outcome)
+
+    def note_clashes(self, clashes) -> None:
+        """Clashes --keep-going settled by skipping what they involve: a warning each, the units listed."""
+        self.skipped_units += sorted({unit for clash in clashes for unit in clash.units}, key=str)
+        self.note_warnings([f"skipped, as two sources claim one thing: {clash.message}" for clash in clashes])
+
+    def note_warnings(self, warnings: list[str]) -> None:
         room = max(0, WARNINGS_KEPT - len(self.warnings))
         self.warnings.extend(warnings[:room])
         self.warnings_dropped += len(warnings) - min(room, len(warnings))
@@ -103,39 +114,80 @@ def load_paths(
                 for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
             )
         )
-        reads = read_all(snapshot, known, stage.vendor, workers)
-        for i, read in enumerate(reads, 1):
+        reads = itertools.chain(
+            read_all(snapshot, known, stage.vendor, workers), read_dumps(snapshot, known, stage)
+        )
+        done = 0
+        for read in reads:
             if read.error and not keep_going:
                 raise read.error
             stage.add(read.tuples)
+            result.note_warnings(read.warnings)
+            if read.outcome is None:  # a batch of a dump's records; its file is not done yet
+                continue
             outcome = read.outcome
             stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]})
-            result.note(outcome, read.warnings)
+            result.note(outcome)
+            done += 1
             if progress:
-                progress(i, len(snapshot), outcome.path)
+                progress(done, len(snapshot), outcome.path)
         stage.flush()
-        try:
-            with transaction.atomic():
-                run = None
-                if not dry_run:
-                    run = LoadRun.objects.create(started_at=started, outcome=LoadRun.Outcome.RUNNING)
-                    result.load_run_id = run.id
-                report = merge.merge_all(run.id if run else None)
-                result.counts = {label: c.as_dict() for label, c in report.counts.items()}
-                if dry_run:
-                    raise _DryRunRollback
-                run.finished_at = timezone.now()
-                run.outcome = LoadRun.Outcome.SUCCEEDED
-                run.counts = result.counts
-                run.warnings = result.warnings + (
-                    [f"… and {result.warnings_dropped} more warnings"] if result.warnings_dropped else []
-                )
-                run.save()
-                _record_files(run.id)
-        except _DryRunRollback:
-            pass
+        for attempt in range(MERGE_ATTEMPTS):
+            try:
+                _merge(result, started, dry_run)
+                break
+            except merge.Clashes as clashes:
+                # Rolled back; the staging tables are outside the transaction and still hold everything.
+                if not keep_going or attempt == MERGE_ATTEMPTS - 1:
+                    raise SnapshotError(
+                        "(snapshot)",
+                        "",
+                        "what two sources claim cannot both be:\n  "
+                        + "\n  ".join(c.message for c in clashes.clashes),
+                    ) from None
+                resolve.skip(clashes.units)
+                stage.mark_skipped(clashes.units, clashes.clashes)
+                result.note_clashes(clashes.clashes)
+            except _DryRunRollback:
+                break
+            except IntegrityError as exc:
+                # Every rule is meant to be checked before the database sees the rows; this is the net.
+                raise SnapshotError(
+                    "(merge)", "", f"the database refused the load ({exc}); nothing was written"
+                ) from None
         stage.drop()
     return result
+
+
+# A merge that meets clashes under --keep-going skips what they involve and merges again.
+MERGE_ATTEMPTS = 3
+
+
+def _merge(result: "LoadResult", started, dry_run: bool) -> None:
+    with transaction.atomic():
+        run = None
+        if not dry_run:
+            run = LoadRun.objects.create(started_at=started, outcome=LoadRun.Outcome.RUNNING)
+            result.load_run_id = run.id
+        report = merge.merge_all(run.id if run else None)
+        result.counts = {label: c.as_dict() for label, c in report.counts.items()}
+        result.collapsed_results = report.collapsed_results
+        result.note_warnings(report.warnings)
+        if report.collapsed_results:
+            collapsed = report.collapsed_results
+            result.note_warnings(
+                [f"{collapsed} result rows were identical to another of their board: one with it"]
+            )
+        if dry_run:
+            raise _DryRunRollback
+        run.finished_at = timezone.now()
+        run.outcome = LoadRun.Outcome.SUCCEEDED
+        run.counts = result.counts
+        run.warnings = result.warnings + (
+            [f"… and {result.warnings_dropped} more warnings"] if result.warnings_dropped else []
+        )
+        run.save()
+        _record_files(run.id)
 
 
 def _record_files(load_run_id: int) -> None:

@@ -10,7 +10,7 @@ import json
 import os
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -27,11 +27,33 @@ class SnapshotError(Exception):
 
 
 SUFFIXES = (".json", ".json.gz")
+# The archive's dump files, by the name each starts with (``archive`` reads them).
+DUMP_PREFIXES = (
+    "papers-with-abstracts",
+    "links-between-papers-and-code",
+    "evaluation-tables",
+    "methods",
+    "datasets",
+)
+DUMP_SUFFIXES = (".json", ".json.gz", ".parquet")
+
+
+def dump_kind(name: str) -> str | None:
+    """The dump a file or folder name says it is, or None."""
+    base = os.path.basename(name.rstrip("/"))
+    return next((kind for kind in DUMP_PREFIXES if base.startswith(kind)), None)
+
+
+def _is_dump_folder(path: str) -> bool:
+    return bool(dump_kind(path)) and any(
+        n.endswith(".parquet") for _d, _s, names in os.walk(path) for n in names
+    )
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The files of a load: their common directory and their names relative to it.
+    """The files of a load: their common directory, and names relative to it of its documents
+    and of its archive dumps (a dump is a file, or a folder of Parquet shards).
 
     Names, not paths: at archive size (600,000 files) full path strings and ``Path``
     objects would hold about 250 MB; names relative to the root hold a fifth of that.
@@ -41,43 +63,57 @@ class Snapshot:
 
     root: str
     names: list[str]
+    dumps: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
-        return len(self.names)
+        return len(self.names) + len(self.dumps)
 
     def path(self, name: str) -> Path:
         return Path(self.root, name)
 
 
 def discover(paths: list[str | Path]) -> Snapshot:
-    """Every snapshot file under ``paths`` (files, or directories searched recursively)."""
-    found: list[tuple[str, list[str]]] = []  # (directory, names of snapshot files directly in it)
+    """Every snapshot document and archive dump under ``paths`` (files, or directories searched
+    recursively; a folder named like a dump that holds .parquet files is that dump's shards)."""
+    found: list[tuple[str, list[str]]] = []  # (directory, names of documents directly in it)
+    dumps: list[str] = []  # absolute paths
     for raw in paths:
         path = os.path.abspath(raw)
         if not os.path.exists(path):
             raise SnapshotError(str(raw), "", "no such file or directory")
         if os.path.isdir(path):
-            before = len(found)
-            for directory, _dirs, names in os.walk(path):
-                names = [
-                    n for n in names if n.endswith(SUFFIXES) and os.path.isfile(os.path.join(directory, n))
+            if _is_dump_folder(path):
+                dumps.append(path)
+                continue
+            before = (len(found), len(dumps))
+            for directory, subdirs, names in os.walk(path):
+                for sub in list(subdirs):
+                    if _is_dump_folder(os.path.join(directory, sub)):
+                        dumps.append(os.path.join(directory, sub))
+                        subdirs.remove(sub)
+                names = [n for n in names if os.path.isfile(os.path.join(directory, n))]
+                dumps += [
+                    os.path.join(directory, n) for n in names if dump_kind(n) and n.endswith(DUMP_SUFFIXES)
                 ]
+                names = [n for n in names if n.endswith(SUFFIXES) and not dump_kind(n)]
                 if names:
                     found.append((directory, names))
-            if len(found) == before:
-                raise SnapshotError(str(raw), "", "directory holds no .json or .json.gz file")
+            if (len(found), len(dumps)) == before:
+                raise SnapshotError(str(raw), "", "directory holds no .json, .json.gz or dump file")
+        elif dump_kind(path) and path.endswith(DUMP_SUFFIXES):
+            dumps.append(path)
         elif path.endswith(SUFFIXES):
             found.append((os.path.dirname(path), [os.path.basename(path)]))
         else:
-            raise SnapshotError(str(raw), "", "expected a .json or .json.gz file")
-    if not found:
+            raise SnapshotError(str(raw), "", "expected a .json or .json.gz file, or an archive dump")
+    if not found and not dumps:
         return Snapshot(root="", names=[])
-    root = os.path.commonpath([directory for directory, _ in found])
+    root = os.path.commonpath([directory for directory, _ in found] + [os.path.dirname(d) for d in dumps])
     names: set[str] = set()
     for directory, inside in found:
         prefix = os.path.relpath(directory, root)
         names.update(inside if prefix == "." else (f"{prefix}/{n}" for n in inside))
-    return Snapshot(root=root, names=sorted(names))
+    return Snapshot(root=root, names=sorted(names), dumps=sorted({os.path.relpath(d, root) for d in dumps}))
 
 
 @dataclass

@@ -38,7 +38,7 @@ class FileOutcome:
 
 @dataclass
 class ReadResult:
-    outcome: FileOutcome
+    outcome: FileOutcome | None  # None: a batch of a dump's records, the dump not read to its end
     tuples: dict[str, list[tuple]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     error: SnapshotError | None = None
@@ -136,3 +136,30 @@ def read_all(
                 yield from pending.popleft().result()
         finally:
             pool.shutdown(cancel_futures=True)
+
+
+def read_dumps(snapshot: Snapshot, known: KnownDocuments, stage) -> Iterator[ReadResult]:
+    """The archive dumps of the load, streamed in this process a batch of records at a time.
+
+    A dump that fails part way (invalid JSON at record 400,000) has had batches staged
+    already: they are taken out of the staging tables again (by the dump's stamp), so that a
+    skipped dump leaves nothing behind.
+    """
+    from catalogue.loader import archive, staging
+
+    for name in snapshot.dumps:
+        sha = ""
+        try:
+            dump = archive.open_dump(snapshot.root, name)
+            sha = archive.checksum(dump)
+            if sha in known:
+                yield ReadResult(FileOutcome(path=name, sha256=sha, url=dump.url, status="already_loaded"))
+                continue
+            for parsed in archive.read(dump, sha):
+                yield ReadResult(None, staging.as_tuples(parsed.rows, stage.vendor), parsed.warnings)
+        except SnapshotError as exc:
+            if sha:
+                stage.discard(archive.make_stamp(dump.read_at, sha))
+            yield ReadResult(FileOutcome(path=name, sha256=sha, status="skipped", error=str(exc)), error=exc)
+            continue
+        yield ReadResult(FileOutcome(path=name, sha256=sha, url=dump.url, status="loaded"))

@@ -24,10 +24,18 @@ from catalogue.models.vocabulary import RepoKind, Status
 TEXT, INTEGER, BOOLEAN, DATE, TIMESTAMP, JSON = "t", "i", "b", "d", "ts", "j"
 TYPES = (TEXT, INTEGER, BOOLEAN, DATE, TIMESTAMP, JSON)
 
-# Stamp groups: the stamp column of the target row that decides the columns of the group.
-STAMP = "stamp"  # the row's own newest document
-PAPER_DOCUMENT = "paper_stamp"  # a paper's newest *paper* document (a code-entry one states none)
+# Stamp groups: the stamp column of the target row that decides the columns of the group. The
+# newest staged row *that states the group* (``Table.stated_by``) writes all of its columns.
+STAMP = "stamp"  # every row that names the thing
+PAPER_DOCUMENT = "paper_stamp"  # the archive's description of a paper: paper documents, papers dump
+ARCHIVE_RECORD = "archive_stamp"  # what only the papers dump states of a paper (conference, ids)
+SYNTOLOGY = "syntology_stamp"  # what only a paper document states (Syntology's reading)
 PAPER_VIEW = "paper_view_stamp"  # a place as its paper document's ``syntology.samples`` lists it
+DETAIL = "detail_stamp"  # a task's, method's or dataset's description, from the archive's own record
+TABLE = "table_stamp"  # a leaderboard as an evaluation table states it: its columns and description
+
+# How each kind of source names a paper in stg_paper.view.
+PAPER_DOCUMENT_VIEW, CODE_VIEW, ARCHIVE_VIEW, MENTION_VIEW = "paper", "code", "archive", "mention"
 
 
 @dataclass(frozen=True)
@@ -89,8 +97,15 @@ class Column:
 
 
 class Table:
-    def __init__(self, name: str, columns: list[Column], model: str | None = None):
+    """A staging table. ``stated_by`` names, per stamp group other than STAMP, the SQL condition on
+    a staged row that says it states the group (a code-entry document's view of a paper does not
+    state its abstract); STAMP is stated by every row."""
+
+    def __init__(
+        self, name: str, columns: list[Column], model: str | None = None, stated_by: dict | None = None
+    ):
         self.name, self.columns, self.model = name, tuple(columns), model
+        self.stated_by = stated_by or {}
         self.names = tuple(c.name for c in self.columns)
         self._index = {c.name: i for i, c in enumerate(self.columns)}
         assert len(self._index) == len(self.columns), f"{name}: a column twice"
@@ -118,8 +133,10 @@ class Table:
         return {c.doc: c.read.export(getattr(obj, c.field)) for c in self.group(group) if c.read}
 
 
-# A paper, as a paper document describes it (view "paper") or a code-entry document's sample
-# names it (view "code"). Identity: ``pkey``, its arXiv id, else "slug:<slug>".
+# A paper, as a paper document describes it (view "paper"), the papers dump's record does
+# ("archive"), a code-entry document's sample names it ("code"), or another dump's row points at
+# it ("mention": a code link, a leaderboard row). Identity: ``pkey``, its arXiv id, else
+# "slug:<slug>". ``rec``: the record's number within its file (dumps; 0 for a document).
 PAPER = Table(
     "paper",
     [
@@ -137,14 +154,25 @@ PAPER = Table(
         Column("url_abs", TEXT, "url_abs", URL, PAPER_DOCUMENT),
         Column("url_pdf", TEXT, "url_pdf", URL, PAPER_DOCUMENT),
         Column("source", JSON, "source", AS_JSON, PAPER_DOCUMENT),
-        Column("syntology_read_at", TIMESTAMP, group=PAPER_DOCUMENT),
-        Column("syntology_claim", TEXT, group=PAPER_DOCUMENT),
-        Column("syntology_links", JSON, group=PAPER_DOCUMENT),
-        Column("arxiv_metadata", JSON, "arxiv_metadata", AS_JSON, PAPER_DOCUMENT),
-        Column("syntology_extracted_results", JSON, "syntology_extracted_results", AS_JSON, PAPER_DOCUMENT),
+        Column("conference", TEXT, "conference", text(500), ARCHIVE_RECORD),
+        Column("conference_url_abs", TEXT, "conference_url_abs", URL, ARCHIVE_RECORD),
+        Column("conference_url_pdf", TEXT, "conference_url_pdf", URL, ARCHIVE_RECORD),
+        Column("nips_id", TEXT, "nips_id", text(100), ARCHIVE_RECORD),
+        Column("openreview_id", TEXT, "openreview_id", text(100), ARCHIVE_RECORD),
+        Column("syntology_read_at", TIMESTAMP, group=SYNTOLOGY),
+        Column("syntology_claim", TEXT, group=SYNTOLOGY),
+        Column("syntology_links", JSON, group=SYNTOLOGY),
+        Column("arxiv_metadata", JSON, "arxiv_metadata", AS_JSON, SYNTOLOGY),
+        Column("syntology_extracted_results", JSON, "syntology_extracted_results", AS_JSON, SYNTOLOGY),
         Column("doc_url", TEXT),
+        Column("rec", INTEGER),
     ],
     model="Paper",
+    stated_by={
+        PAPER_DOCUMENT: f"view IN ('{PAPER_DOCUMENT_VIEW}', '{ARCHIVE_VIEW}')",
+        ARCHIVE_RECORD: f"view = '{ARCHIVE_VIEW}'",
+        SYNTOLOGY: f"view = '{PAPER_DOCUMENT_VIEW}'",
+    },
 )
 
 # A place: (paper, code body, entry). Both views state the first group; only the paper
@@ -173,6 +201,7 @@ SAMPLE = Table(
         Column("doc_url", TEXT),
     ],
     model="Sample",
+    stated_by={PAPER_VIEW: f"view = '{PAPER_DOCUMENT_VIEW}'"},
 )
 
 CODE_LINK = Table(
@@ -188,23 +217,37 @@ CODE_LINK = Table(
         Column("framework", TEXT, "framework", text(100, blank_as=None), STAMP),
         Column("stamp", TEXT),
         Column("doc_url", TEXT),
+        Column("rec", INTEGER),
     ],
     model="CodeLink",
 )
 
+# One row of a leaderboard: identity (leaderboard, paper, ``row_key``), ``row_key`` the digest
+# of what makes the row this row (identities.result_row_key). ``pkey`` is NULL for a row that
+# points at no paper. The dataset is named by the table; ``dataset_slug`` is what that name
+# resolves to (NULL until the merge resolves it; ``derived_dataset_slug`` if nothing else).
 RESULT = Table(
     "result",
     [
         Column("pkey", TEXT),
         Column("task_slug", TEXT),
         Column("dataset", TEXT),
-        Column("model", TEXT),  # part of the identity: (paper, leaderboard, model)
+        Column("dataset_slug", TEXT),
+        Column("derived_dataset_slug", TEXT),
+        Column("row_key", TEXT),
+        Column("model", TEXT, group=STAMP),
         Column("rank_in_archive_order", INTEGER, "rank_in_archive_order", Read("int"), STAMP),
         Column("of", INTEGER, "of", Read("int"), STAMP),
         Column("metrics", JSON, group=STAMP),  # name -> value as given, checked one by one
         Column("uses_additional_data", BOOLEAN, "uses_additional_data", FLAG, STAMP),
+        Column("paper_title", TEXT, group=STAMP),
+        Column("paper_url", TEXT, group=STAMP),
+        Column("paper_date", DATE, group=STAMP),
+        Column("code_links", JSON, group=STAMP),
+        Column("model_links", JSON, group=STAMP),
         Column("stamp", TEXT),
         Column("doc_url", TEXT),
+        Column("rec", INTEGER),
     ],
     model="Result",
 )
@@ -220,6 +263,92 @@ HARVESTED_REPO = Table(
         Column("doc_url", TEXT),
     ],
     model="HarvestedRepo",
+)
+
+# Tasks, methods and datasets: every row that names one states its name (STAMP); the archive's
+# own record of it (an evaluation table's task, methods.json, datasets.json, a paper's method
+# object) also states its details (DETAIL, ``detailed = 1``). A method or dataset named only by
+# its name has no slug yet (NULL): the merge resolves the name to one (``derived_slug`` else).
+TASK = Table(
+    "task",
+    [
+        Column("slug", TEXT),
+        Column("name", TEXT, group=STAMP),
+        Column("stamp", TEXT),
+        Column("detailed", BOOLEAN),
+        Column("description", TEXT, group=DETAIL),
+        Column("parent_slug", TEXT),  # merged by hand: the parent task's id
+        Column("synonyms", JSON, group=DETAIL),
+        Column("source_link", JSON, group=DETAIL),
+        Column("doc_url", TEXT),
+    ],
+    model="Task",
+    stated_by={DETAIL: "detailed = TRUE"},
+)
+
+METHOD = Table(
+    "method",
+    [
+        Column("slug", TEXT),
+        Column("derived_slug", TEXT),
+        Column("name", TEXT, group=STAMP),
+        Column("full_name", TEXT, "full_name", text(1000, empty=None), STAMP),
+        Column("stamp", TEXT),
+        Column("detailed", BOOLEAN),
+        Column("description", TEXT, "description", text(), DETAIL),
+        Column("introduced_year", INTEGER, "introduced_year", Read("int"), DETAIL),
+        Column("source_url", TEXT, "source_url", URL, DETAIL),
+        Column("source_title", TEXT, "source_title", text(), DETAIL),
+        Column("code_snippet_url", TEXT, "code_snippet_url", URL, DETAIL),
+        Column("num_papers", INTEGER, "num_papers", Read("int"), DETAIL),
+        Column("paper_pkey", TEXT),  # merged by hand: the paper the record says introduced it
+        Column("doc_url", TEXT),
+    ],
+    model="Method",
+    stated_by={DETAIL: "detailed = TRUE"},
+)
+
+DATASET = Table(
+    "dataset",
+    [
+        Column("slug", TEXT),
+        Column("derived_slug", TEXT),
+        Column("name", TEXT, group=STAMP),
+        Column("stamp", TEXT),
+        Column("detailed", BOOLEAN),
+        Column("full_name", TEXT, "full_name", text(1000), DETAIL),
+        Column("description", TEXT, "description", text(), DETAIL),
+        Column("homepage", TEXT, "homepage", URL, DETAIL),
+        Column("introduced_date", DATE, group=DETAIL),
+        Column("modalities", JSON, group=DETAIL),
+        Column("languages", JSON, group=DETAIL),
+        Column("variants", JSON, group=DETAIL),
+        Column("num_papers", INTEGER, "num_papers", Read("int"), DETAIL),
+        Column("data_loaders", JSON, group=DETAIL),
+        Column("parent_name", TEXT),  # a subdataset's table: the dataset it is part of
+        Column("paper_pkey", TEXT),  # merged by hand: the paper the record says introduced it
+        Column("doc_url", TEXT),
+    ],
+    model="Dataset",
+    stated_by={DETAIL: "detailed = TRUE"},
+)
+
+LEADERBOARD = Table(
+    "leaderboard",
+    [
+        Column("task_slug", TEXT),
+        Column("dataset", TEXT),
+        Column("dataset_slug", TEXT),
+        Column("derived_dataset_slug", TEXT),
+        Column("slug", TEXT, group=STAMP),
+        Column("metrics", JSON, group=TABLE),  # the table's columns, in its order
+        Column("description", TEXT, group=TABLE),  # what the table says of its dataset
+        Column("stamp", TEXT),
+        Column("doc_url", TEXT),
+        Column("rec", INTEGER),
+    ],
+    model="Leaderboard",
+    stated_by={TABLE: "metrics IS NOT NULL"},
 )
 
 TABLES: dict[str, Table] = {
@@ -256,20 +385,34 @@ TABLES: dict[str, Table] = {
             [Column("pkey", TEXT), Column("stamp", TEXT), Column("position", INTEGER), Column("name", TEXT)],
         ),
         Table(
-            "task",
+            "area",
             [Column("slug", TEXT), Column("name", TEXT, group=STAMP), Column("stamp", TEXT)],
-            model="Task",
+            model="Area",
         ),
+        TASK,
+        Table("task_area", [Column("task_slug", TEXT), Column("area_slug", TEXT), Column("stamp", TEXT)]),
         Table("paper_task", [Column("pkey", TEXT), Column("stamp", TEXT), Column("slug", TEXT)]),
         Table(
-            "method",
+            "collection",
             [
                 Column("slug", TEXT),
                 Column("name", TEXT, group=STAMP),
-                Column("full_name", TEXT, "full_name", text(1000, empty=None), STAMP),
+                Column("area_slug", TEXT),  # merged by hand: the area's id
                 Column("stamp", TEXT),
             ],
-            model="Method",
+            model="MethodCollection",
+        ),
+        METHOD,
+        # A method's collections, stated with its details (so its DETAIL stamp decides them).
+        Table(
+            "method_collection",
+            [
+                Column("method_slug", TEXT),
+                Column("method_name", TEXT),
+                Column("derived_slug", TEXT),
+                Column("collection_slug", TEXT),
+                Column("stamp", TEXT),
+            ],
         ),
         Table(
             "paper_method",
@@ -277,21 +420,27 @@ TABLES: dict[str, Table] = {
                 Column("pkey", TEXT),
                 Column("stamp", TEXT),
                 Column("slug", TEXT),
+                Column("name", TEXT),
+                Column("derived_slug", TEXT),
                 Column("introduced", BOOLEAN),
             ],
         ),
-        Table("dataset", [Column("name", TEXT)]),
-        Table("paper_dataset", [Column("pkey", TEXT), Column("stamp", TEXT), Column("name", TEXT)]),
+        DATASET,
         Table(
-            "leaderboard",
-            [
-                Column("task_slug", TEXT),
-                Column("dataset", TEXT),
-                Column("slug", TEXT, group=STAMP),
-                Column("stamp", TEXT),
-            ],
-            model="Leaderboard",
+            "dataset_task",
+            [Column("dataset_slug", TEXT), Column("task_slug", TEXT), Column("stamp", TEXT)],
         ),
+        Table(
+            "paper_dataset",
+            [
+                Column("pkey", TEXT),
+                Column("stamp", TEXT),
+                Column("name", TEXT),
+                Column("slug", TEXT),
+                Column("derived_slug", TEXT),
+            ],
+        ),
+        LEADERBOARD,
         RESULT,
         Table(
             "repo",

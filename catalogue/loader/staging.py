@@ -112,6 +112,28 @@ class Staging:
         self.counts[name] += len(rows)
         rows.clear()
 
+    def discard(self, stamp: str) -> None:
+        """Take out every staged row of the document version ``stamp`` (rows ranked by a prefix too)."""
+        for name, table in TABLES.items():
+            self._flush(name)
+            if "stamp" in table.names:
+                with connection.cursor() as cur:
+                    cur.execute(f"DELETE FROM stg_{name} WHERE stamp LIKE %s", ["%" + stamp])
+
+    def mark_skipped(self, units, clashes) -> None:
+        """A document skipped whole for a clash is a skipped file in the load's record."""
+        documents = sorted({url for url, rec in units if not rec})
+        if not documents:
+            return
+        self._flush("file")
+        reasons = {url: c.message for c in clashes for url, rec in c.units if not rec}
+        with connection.cursor() as cur:
+            for url in documents:
+                cur.execute(
+                    "UPDATE stg_file SET status = 'skipped', error = %s WHERE url = %s",
+                    [reasons.get(url, ""), url],
+                )
+
     def drop(self):
         with connection.cursor() as cur:
             for name in TABLES:

@@ -1,189 +1,43 @@
-"""Checking one snapshot document and turning it into rows for the staging tables.
+"""Checking one snapshot document (SNAPSHOT-FORMAT.md) and turning it into rows for the staging tables.
 
-Nothing here touches the database. A document either becomes a :class:`Parsed`
-(rows per staging table, plus warnings) or raises :class:`SnapshotError` naming the
-file, the JSON path of the field and what was expected. The rows are the document
-schema's (``schema.TABLES``), and so is how each plain field is read and checked.
+Nothing here touches the database. A document becomes a :class:`Parsed` (rows per staging
+table, plus warnings), or raises :class:`SnapshotError` naming the file, the JSON path of the
+field and what was expected when its own identity cannot be established. A bad field is left
+out and a bad row skipped, each with a warning (``fields``). The rows are the document
+schema's (``schema.TABLES``), and so is how each plain field is read and checked. The
+archive's dump files become the same rows in ``archive``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import functools
 import json
 import re
-from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from catalogue import figures, identities
 from catalogue.loader import schema
-from catalogue.loader.documents import RawDocument, SnapshotError
+from catalogue.loader.documents import RawDocument
+from catalogue.loader.fields import (
+    MENTION_RANK,
+    Fields,
+    Parsed,
+    check_text,
+    dates,
+    make_stamp,
+    metrics_json,
+    paper_key,
+    text_list,
+)
 from catalogue.models import DocumentKind, TitleSource
 
-_BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 _SHA16 = re.compile(r"^[0-9a-f]{16}$")
-MAX_INT = 2**31 - 1
-NO_READ_AT = "0000-00-00T00:00:00.000000Z"
 
-
-@dataclass
-class Parsed:
-    url: str
-    kind: str
-    stamp: str
-    rows: dict[str, list[tuple]] = field(default_factory=lambda: defaultdict(list))
-    warnings: list[str] = field(default_factory=list)
-
-    def add(self, table: str, **values) -> None:
-        """A row of staging table ``table`` (an unknown column is an error, a missing one NULL)."""
-        self.rows[table].append(schema.TABLES[table].row(**values))
-
-
-class Fields:
-    """Typed access to a JSON object, raising errors that carry the field's JSON path."""
-
-    def __init__(self, file: str, value: object, path: str = "", check_chars: bool = True):
-        self.file, self.path, self.check_chars = file, path, check_chars
-        if not isinstance(value, dict):
-            self.fail("", f"expected an object, got {_type(value)}")
-        self.value: dict = value
-
-    def at(self, key: str | int) -> str:
-        if isinstance(key, int):
-            return f"{self.path}[{key}]"
-        return f"{self.path}.{key}" if self.path else key
-
-    def fail(self, key, message):
-        raise SnapshotError(self.file, self.at(key) if key != "" else self.path, message)
-
-    def obj(self, key, required=False) -> Fields | None:
-        value = self._get(key, required)
-        return None if value is None else Fields(self.file, value, self.at(key), self.check_chars)
-
-    def objects(self, key) -> list[Fields]:
-        items = self.list(key)
-        base = self.at(key)
-        return [Fields(self.file, item, f"{base}[{i}]", self.check_chars) for i, item in enumerate(items)]
-
-    def list(self, key, required=False) -> list:
-        value = self._get(key, required)
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.fail(key, f"expected a list, got {_type(value)}")
-        return value
-
-    def str(self, key, required=False, max_length=None, blank=True) -> str | None:
-        value = self._get(key, required)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            self.fail(key, f"expected a string, got {_type(value)}")
-        if self.check_chars:
-            check_text(self, key, value)
-        if not blank and not value.strip():
-            self.fail(key, "must not be empty")
-        if max_length and len(value) > max_length:
-            self.fail(key, f"longer than {max_length} characters ({len(value)})")
-        return value
-
-    def choice(self, key, choices, required=False) -> str | None:
-        value = self.str(key, required)
-        allowed = _choice_values(choices)
-        if value is not None and value not in allowed:
-            self.fail(key, f"{value!r} is not one of {', '.join(allowed)}")
-        return value
-
-    def flag(self, key) -> bool | None:
-        """A flag as the archive writes them: true/false, 0/1, or null."""
-        value = self._get(key, False)
-        if value is None or isinstance(value, bool):
-            return value
-        if isinstance(value, int) and value in (0, 1):
-            return bool(value)
-        self.fail(key, f"expected true, false, 0, 1 or null, got {value!r}")
-
-    def int(self, key, required=False) -> int | None:
-        value = self._get(key, required)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, f"expected a whole number, got {_type(value)}")
-        if not 0 <= value <= MAX_INT:
-            self.fail(key, f"expected a whole number from 0 to {MAX_INT}, got {value}")
-        return value
-
-    def date(self, key) -> dt.date | None:
-        value = self.str(key)
-        if value is None or value == "":
-            return None
-        try:
-            return dt.date.fromisoformat(value[:10]) if len(value) >= 10 else _bad()
-        except ValueError:
-            self.fail(key, f"expected an ISO date (YYYY-MM-DD), got {value!r}")
-
-    def datetime(self, key) -> dt.datetime | None:
-        value = self.str(key)
-        if value is None or value == "":
-            return None
-        try:
-            parsed = dt.datetime.fromisoformat(value)
-        except ValueError:
-            self.fail(key, f"expected an ISO date-time, got {value!r}")
-        if parsed.tzinfo is None:
-            parsed = parsed.replace(tzinfo=dt.UTC)
-        return parsed.astimezone(dt.UTC)
-
-    def url(self, key, required=False) -> str | None:
-        value = self.str(key, required, max_length=1000)
-        if value is None or value == "":
-            return value
-        if not re.match(r"^https?://[^\s/]+", value, re.IGNORECASE):
-            self.fail(key, f"expected an http(s) URL, got {value[:80]!r}")
-        return value
-
-    def json(self, key):
-        value = self._get(key, False)
-        return None if value is None else json.dumps(value)
-
-    def _get(self, key, required):
-        if key not in self.value or self.value[key] is None:
-            if required:
-                self.fail(key, "is required")
-            return None
-        return self.value[key]
-
-
-@functools.cache
-def _choice_values(choices) -> tuple[str, ...]:
-    return tuple(choices.values)
-
-
-def _bad():
-    raise ValueError
-
-
-def _type(value) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
-        type(value), "null" if value is None else f"a {type(value).__name__}"
-    )
-
-
-def check_text(fields: Fields, key, value: str) -> str:
-    if m := _BAD_CHARS.search(value):
-        what = "a NUL character" if m[0] == "\x00" else "an unpaired surrogate"
-        fields.fail(key, f"holds {what} at position {m.start()}")
-    return value
-
-
-def make_stamp(read_at: dt.datetime | None, sha256: str) -> str:
-    """The order of document versions: newest ``read_at`` first, content hash to break ties."""
-    when = read_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if read_at else NO_READ_AT
-    return f"{when}|{sha256[:16]}"
+__all__ = ["MENTION_RANK", "Parsed", "make_stamp", "parse"]
 
 
 def parse(raw: RawDocument) -> Parsed:
-    doc = Fields(raw.name, raw.value, check_chars=raw.may_hold_bad_chars)
+    # The fields left out and the rows skipped are warned of in the document's Parsed.
+    doc = Fields(raw.name, raw.value, check_chars=raw.may_hold_bad_chars, warnings=[])
     url = doc.str("url", required=True, max_length=500)
     if slug := identities.slug_from_path(url, "/paper/"):
         return _parse_paper(doc, raw, url, slug)
@@ -205,23 +59,14 @@ def _document_row(out: Parsed, doc: Fields, raw: RawDocument, read_at, stamp) ->
     )
 
 
-def _paper_key(arxiv_id: str | None, slug: str) -> str:
-    return arxiv_id or f"slug:{slug}"
-
-
-def _dates(fields: Fields, arxiv_id: str | None) -> dict:
-    date = fields.date("date")
-    month = date.isoformat()[:7] if date else identities.month_from_arxiv_id(arxiv_id)
-    return {"date": date, "month": month or ""}
-
-
 def _arxiv(fields: Fields, key="arxiv_id") -> str | None:
+    """A stated arXiv id, normalised; one that is no arXiv id is left out, warning."""
     value = fields.str(key)
     if value is None or value.strip() == "":
         return None
-    normalized = identities.normalize_arxiv_id(value)
+    normalized = identities.arxiv_id_in(value)
     if normalized is None:
-        fields.fail(key, f"{value!r} is not an arXiv id (such as 1811.06965 or cs/9301114)")
+        fields.leave_out(key, f"{value[:80]!r} is not an arXiv id (such as 1811.06965 or cs/9301114)")
     return normalized
 
 
@@ -250,14 +95,14 @@ def _place(s: Fields) -> Place:
     if repo:
         repo_ref = identities.parse_repo(repo)
         if repo_ref is None:
-            s.fail("repo", f"expected owner/name or a repository URL, got {repo[:80]!r}")
+            s.leave_out("repo", f"expected owner/name or a repository URL, got {repo[:80]!r}")
     sha = s.str("code_sha256_prefix", required=True)
     if not _SHA16.match(sha):
         s.fail("code_sha256_prefix", f"expected 16 lower-case hex digits, got {sha[:40]!r}")
     return Place(sha=sha, repo_ref=repo_ref, stated=schema.SAMPLE.read(s, schema.STAMP))
 
 
-def _add_repo(out: Parsed, ref: identities.RepoRef, stamp: str, reach: Fields | None = None):
+def add_repo(out: Parsed, ref: identities.RepoRef, stamp: str, reach: Fields | None = None):
     out.add(
         "repo",
         key=ref.key,
@@ -274,7 +119,7 @@ def _add_repo(out: Parsed, ref: identities.RepoRef, stamp: str, reach: Fields | 
 def _add_sample(out: Parsed, pkey, entry_name, place: Place, stamp, view, paper_view: dict | None = None):
     ref = place.repo_ref
     if ref:
-        _add_repo(out, ref, stamp)
+        add_repo(out, ref, stamp)
     out.add("body", sha=place.sha)
     out.add(
         "sample",
@@ -290,46 +135,113 @@ def _add_sample(out: Parsed, pkey, entry_name, place: Place, stamp, view, paper_
     )
 
 
+def add_repo_link(out: Parsed, fields: Fields, key: str, table: schema.Table, pkey, stamp, rec=0):
+    """A paper's link to a repository (a code link, a harvested repository), and the repository.
+
+    A link that names no repository (empty, a homepage) fails: its row is skipped.
+    """
+    repo_url = fields.url(key, required=True)
+    ref = identities.parse_repo(repo_url)
+    if ref is None:
+        fields.fail(key, f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
+    add_repo(out, ref, stamp, fields.obj("reach"))
+    # A code link keeps the URL as the archive gives it (sub-path and all).
+    as_given = {"repo_url": repo_url, "rec": rec} if "repo_url" in table.names else {}
+    out.add(
+        table.name,
+        pkey=pkey,
+        repo_key=ref.key,
+        sub_path=ref.sub_path,
+        **as_given,
+        **table.read(fields, schema.STAMP),
+        stamp=stamp,
+        doc_url=out.url,
+    )
+
+
+def add_result(out: Parsed, r: Fields, pkey: str | None, stamp: str, **given) -> None:
+    """One leaderboard row: its board and what the source gives (``given``: task_slug, dataset,
+    model, rec…; ranks where the source counts them), and the row's own fields read from ``r``."""
+    metrics = metrics_json(r.obj("metrics"))
+    values = {**schema.RESULT.read(r, schema.STAMP), **given}
+    values["row_key"] = identities.result_row_key(
+        values["model"],
+        json.loads(metrics),
+        values["uses_additional_data"],
+        "" if pkey else (values.get("paper_title") or ""),
+        "" if pkey else (values.get("paper_url") or ""),
+    )
+    out.add("result", pkey=pkey, metrics=metrics, **values, stamp=stamp, doc_url=out.url)
+
+
+def mention_paper(
+    out: Parsed, slug: str, arxiv_id: str | None, stamp: str, title=None, date=None, rec=0
+) -> str:
+    """A paper only named by a row of another kind: its identity, and its title below all others."""
+    pkey = paper_key(arxiv_id, slug)
+    out.add(
+        "paper",
+        pkey=pkey,
+        arxiv_id=arxiv_id,
+        slug=slug,
+        view=schema.MENTION_VIEW,
+        stamp=MENTION_RANK + stamp,
+        title=title.strip() if title and title.strip() else None,
+        title_source=TitleSource.ARCHIVE if title and title.strip() else None,
+        date=date,
+        month=(date.isoformat()[:7] if date else identities.month_from_arxiv_id(arxiv_id)) or "",
+        doc_url=out.url,
+        rec=rec,
+    )
+    return pkey
+
+
 # --- code-entry documents -------------------------------------------------------------
 
 
 def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     read_at = doc.datetime("read_at")
     stamp = make_stamp(read_at, raw.sha256)
-    out = Parsed(url=url, kind=DocumentKind.CODE_ENTRY, stamp=stamp)
+    out = Parsed(url=url, kind=DocumentKind.CODE_ENTRY, stamp=stamp, warnings=doc.warnings)
     _document_row(out, doc, raw, read_at, stamp)
     entry = doc.str("entry", required=True, max_length=500, blank=False)
     out.add("entry", name=entry, slug=slug, claim=doc.str("claim") or "", stamp="1|" + stamp, doc_url=url)
     places = []
     for s in doc.objects("samples"):
-        arxiv_id = _arxiv(s)
-        paper_path = s.str("paper", max_length=400)
-        paper_slug = identities.slug_from_path(paper_path, "/paper/") if paper_path else None
-        if paper_path and paper_slug is None:
-            s.fail("paper", f"expected /paper/<slug>, got {paper_path[:80]!r}")
-        if not paper_slug:
-            if not arxiv_id:
-                s.fail("paper", "is required when arxiv_id is missing")
-            paper_slug = identities.arxiv_slug(arxiv_id)
-        pkey = _paper_key(arxiv_id, paper_slug)
-        title = s.str("title")
-        out.add(
-            "paper",
-            pkey=pkey,
-            arxiv_id=arxiv_id,
-            slug=paper_slug,
-            view="code",
-            stamp=stamp,
-            title=title.strip() if title is not None else None,
-            title_source=s.choice("title_source", TitleSource),
-            **_dates(s, arxiv_id),
-            doc_url=url,
-        )
-        place = _place(s)
-        _add_sample(out, pkey, entry, place, stamp, "code")
-        places.append(place.figures_row(pkey))
+        with out.row("sample"):
+            places.append(_code_entry_place(out, s, entry, stamp))
     _check_entry_figures(doc, out, places)
     return out
+
+
+def _code_entry_place(out: Parsed, s: Fields, entry: str, stamp: str) -> dict:
+    arxiv_id = _arxiv(s)
+    paper_path = s.str("paper", max_length=400)
+    paper_slug = identities.slug_from_path(paper_path, "/paper/") if paper_path else None
+    if paper_path and paper_slug is None:
+        s.fail("paper", f"expected /paper/<slug>, got {paper_path[:80]!r}")
+    if not paper_slug:
+        if not arxiv_id:
+            s.fail("paper", "is required when arxiv_id is missing")
+        paper_slug = identities.arxiv_slug(arxiv_id)
+    pkey = paper_key(arxiv_id, paper_slug)
+    title = s.str("title")
+    out.add(
+        "paper",
+        pkey=pkey,
+        arxiv_id=arxiv_id,
+        slug=paper_slug,
+        view=schema.CODE_VIEW,
+        stamp=stamp,
+        title=title.strip() if title is not None else None,
+        title_source=s.choice("title_source", TitleSource),
+        **dates(s, arxiv_id),
+        doc_url=out.url,
+        rec=0,
+    )
+    place = _place(s)
+    _add_sample(out, pkey, entry, place, stamp, schema.CODE_VIEW)
+    return place.figures_row(pkey)
 
 
 def _check_entry_figures(doc: Fields, out: Parsed, places: list[dict]):
@@ -357,10 +269,10 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     syn = doc.obj("syntology")
     read_at = syn.datetime("read_at") if syn else None
     stamp = make_stamp(read_at, raw.sha256)
-    out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp)
+    out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp, warnings=doc.warnings)
     _document_row(out, doc, raw, read_at, stamp)
     arxiv_id = _arxiv(doc)
-    pkey = _paper_key(arxiv_id, slug)
+    pkey = paper_key(arxiv_id, slug)
     title = doc.str("title")
     links = None
     if syn:
@@ -374,94 +286,102 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
         pkey=pkey,
         arxiv_id=arxiv_id,
         slug=slug,
-        view="paper",
+        view=schema.PAPER_DOCUMENT_VIEW,
         stamp=stamp,
         title=title.strip() if title is not None else None,
         # A paper document's title is the archive's (its ``source`` is the archive).
         title_source=TitleSource.ARCHIVE if title is not None else None,
-        **_dates(doc, arxiv_id),
+        **dates(doc, arxiv_id),
         **schema.PAPER.read(doc, schema.PAPER_DOCUMENT),
+        **schema.PAPER.read(doc, schema.SYNTOLOGY),
         syntology_read_at=read_at,
         syntology_claim=(syn.str("claim") or "") if syn else "",
         syntology_links=json.dumps(links) if links else None,
         doc_url=url,
+        rec=0,
     )
-    for i, name in enumerate(doc.list("authors")):
-        if not isinstance(name, str):
-            doc.fail("authors", f"item {i}: expected a string, got {_type(name)}")
-        check_text(doc, f"authors[{i}]", name)
+    for i, name in enumerate(text_list(doc, "authors")):
         out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500])
     _parse_tasks_methods(doc, out, pkey, stamp)
-    _parse_code_links(doc, out, pkey, stamp)
+    for link in doc.objects("code_links"):
+        with out.row("code link"):
+            add_repo_link(out, link, "repo_url", schema.CODE_LINK, pkey, stamp)
     _parse_results(doc, out, pkey, stamp)
     if syn:
         _parse_syntology(syn, out, pkey, stamp)
     return out
 
 
-def _name_rank(name: str, slug: str) -> str:
+def name_rank(name: str, slug: str) -> str:
     """A name that is more than its slug again ('Image Classification') ranks first."""
     return "0|" if name.strip().lower().replace(" ", "-") == slug else "1|"
 
 
 def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
     for t in doc.objects("tasks"):
-        tslug = t.str("task_slug", required=True, max_length=300, blank=False)
-        name = t.str("task_name", max_length=500) or tslug
-        out.add("task", slug=tslug, name=name, stamp=_name_rank(name, tslug) + stamp)
-        out.add("paper_task", pkey=pkey, stamp=stamp, slug=tslug)
+        with out.row("task"):
+            tslug = t.str("task_slug", required=True, max_length=300, blank=False)
+            name = t.str("task_name", max_length=500) or tslug
+            out.add(
+                "task",
+                slug=tslug,
+                name=name,
+                stamp=name_rank(name, tslug) + stamp,
+                detailed=False,
+                doc_url=out.url,
+            )
+            out.add("paper_task", pkey=pkey, stamp=stamp, slug=tslug)
     for key, slug_key, name_key, introduced in (
         ("methods", "method_slug", "method_name", False),
         ("methods_introduced", "slug", "name", True),
     ):
         for m in doc.objects(key):
-            mslug = m.str(slug_key, required=True, max_length=300, blank=False)
-            name = m.str(name_key, max_length=500) or mslug
-            out.add(
-                "method",
-                slug=mslug,
-                name=name,
-                **schema.TABLES["method"].read(m, schema.STAMP),
-                stamp=_name_rank(name, mslug) + stamp,
-            )
-            out.add("paper_method", pkey=pkey, stamp=stamp, slug=mslug, introduced=introduced)
+            with out.row("method"):
+                mslug = m.str(slug_key, required=True, max_length=300, blank=False)
+                name = m.str(name_key, max_length=500) or mslug
+                out.add(
+                    "method",
+                    slug=mslug,
+                    derived_slug=mslug,
+                    name=name,
+                    full_name=m.str("full_name", max_length=1000),
+                    stamp=name_rank(name, mslug) + stamp,
+                    detailed=False,
+                )
+                out.add(
+                    "paper_method",
+                    pkey=pkey,
+                    stamp=stamp,
+                    slug=mslug,
+                    name=name,
+                    derived_slug=mslug,
+                    introduced=introduced,
+                )
     for i, item in enumerate(doc.list("datasets_introduced")):
-        if isinstance(item, dict):
-            name = Fields(doc.file, item, f"datasets_introduced[{i}]").str(
-                "name", required=True, max_length=500
+        with out.row("dataset"):
+            if isinstance(item, dict):
+                name = doc.child(item, f"datasets_introduced[{i}]").str("name", required=True, max_length=500)
+            elif isinstance(item, str):
+                name = check_text(doc, f"datasets_introduced[{i}]", item)
+            else:
+                doc.fail(f"datasets_introduced[{i}]", "expected a string or an object with a name")
+            add_dataset_name(out, name, stamp)
+            out.add(
+                "paper_dataset",
+                pkey=pkey,
+                stamp=stamp,
+                name=name,
+                derived_slug=identities.name_slug(name),
             )
-        elif isinstance(item, str):
-            name = check_text(doc, f"datasets_introduced[{i}]", item)
-        else:
-            doc.fail(f"datasets_introduced[{i}]", "expected a string or an object with a name")
-        out.add("dataset", name=name)
-        out.add("paper_dataset", pkey=pkey, stamp=stamp, name=name)
 
 
-def _add_repo_link(out: Parsed, fields: Fields, key: str, table: schema.Table, pkey, stamp):
-    """A paper's link to a repository (a code link, a harvested repository), and the repository."""
-    repo_url = fields.url(key, required=True)
-    ref = identities.parse_repo(repo_url)
-    if ref is None:
-        fields.fail(key, f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
-    _add_repo(out, ref, stamp, fields.obj("reach"))
-    # A code link keeps the URL as the archive gives it (sub-path and all).
-    as_given = {"repo_url": repo_url} if "repo_url" in table.names else {}
+def add_dataset_name(out: Parsed, name: str, stamp: str, parent: str | None = None) -> str:
+    """A dataset as a leaderboard or paper names it (by name: the merge finds its slug)."""
+    derived = identities.name_slug(name)
     out.add(
-        table.name,
-        pkey=pkey,
-        repo_key=ref.key,
-        sub_path=ref.sub_path,
-        **as_given,
-        **table.read(fields, schema.STAMP),
-        stamp=stamp,
-        doc_url=out.url,
+        "dataset", derived_slug=derived, name=name, stamp="0|" + stamp, detailed=False, parent_name=parent
     )
-
-
-def _parse_code_links(doc: Fields, out: Parsed, pkey, stamp):
-    for link in doc.objects("code_links"):
-        _add_repo_link(out, link, "repo_url", schema.CODE_LINK, pkey, stamp)
+    return derived
 
 
 def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
@@ -471,72 +391,60 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
         if isinstance(t, dict)
     }
     for r in doc.objects("results"):
-        task_name = r.str("task", required=True, max_length=500, blank=False)
-        dataset = r.str("dataset", required=True, max_length=500, blank=False)
-        model = r.str("model", max_length=500) or ""
-        board_path = r.str("leaderboard", max_length=600)
-        board_slug = identities.slug_from_path(board_path, "/sota/") if board_path else None
-        if board_path and board_slug is None:
-            r.fail("leaderboard", f"expected /sota/<slug>, got {board_path[:80]!r}")
-        task_slug = task_slugs.get(task_name.lower())
-        if not task_slug and board_slug and "-on-" in board_slug:
-            task_slug = board_slug.split("-on-", 1)[0]
-        task_slug = task_slug or identities.slugify(task_name) or "task"
-        out.add("task", slug=task_slug, name=task_name, stamp=_name_rank(task_name, task_slug) + stamp)
-        out.add("dataset", name=dataset)
-        out.add(
-            "leaderboard",
-            task_slug=task_slug,
-            dataset=dataset,
-            slug=board_slug or identities.leaderboard_slug(task_slug, dataset),
-            stamp=("1|" if board_slug else "0|") + stamp,
-        )
-        metrics = r.obj("metrics")
-        if metrics:
-            for name, value in metrics.value.items():
-                plain = value is None or isinstance(value, (str, int, float))
-                if not plain or isinstance(value, bool):
-                    metrics.fail(name, f"expected a string or number, got {_type(value)}")
-                if isinstance(value, str):
-                    check_text(metrics, name, value)
-        stated = schema.RESULT.read(r, schema.STAMP)
-        out.add(
-            "result",
-            pkey=pkey,
-            task_slug=task_slug,
-            dataset=dataset,
-            model=model,
-            rank_in_archive_order=stated["rank_in_archive_order"],
-            of=stated["of"],
-            metrics=json.dumps(
-                {str(k): (v if isinstance(v, str) or v is None else str(v)) for k, v in metrics.value.items()}
+        with out.row("result"):
+            task_name = r.str("task", required=True, max_length=500, blank=False)
+            dataset = r.str("dataset", required=True, max_length=500, blank=False)
+            model = r.str("model", max_length=500) or ""
+            board_path = r.str("leaderboard", max_length=600)
+            board_slug = identities.slug_from_path(board_path, "/sota/") if board_path else None
+            if board_path and board_slug is None:
+                r.leave_out("leaderboard", f"expected /sota/<slug>, got {board_path[:80]!r}")
+            task_slug = task_slugs.get(task_name.lower())
+            if not task_slug and board_slug and "-on-" in board_slug:
+                task_slug = board_slug.split("-on-", 1)[0]
+            task_slug = task_slug or identities.slugify(task_name) or "task"
+            out.add(
+                "task",
+                slug=task_slug,
+                name=task_name,
+                stamp=name_rank(task_name, task_slug) + stamp,
+                detailed=False,
             )
-            if metrics
-            else "{}",
-            uses_additional_data=stated["uses_additional_data"],
-            stamp=stamp,
-            doc_url=out.url,
-        )
+            derived = add_dataset_name(out, dataset, stamp)
+            out.add(
+                "leaderboard",
+                task_slug=task_slug,
+                dataset=dataset,
+                derived_dataset_slug=derived,
+                slug=board_slug or identities.leaderboard_slug(task_slug, dataset),
+                stamp=("1|" if board_slug else "0|") + stamp,
+                doc_url=out.url,
+                rec=0,
+            )
+            board = {"task_slug": task_slug, "dataset": dataset, "derived_dataset_slug": derived}
+            add_result(out, r, pkey, stamp, model=model, rec=0, **board)
 
 
 def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
     for repo in syn.objects("repos"):
-        _add_repo_link(out, repo, "url", schema.HARVESTED_REPO, pkey, stamp)
+        with out.row("repository"):
+            add_repo_link(out, repo, "url", schema.HARVESTED_REPO, pkey, stamp)
     places = []
     for s in syn.objects("samples"):
-        entry = s.str("entry", required=True, max_length=500, blank=False)
-        place = _place(s)
-        paper_view = schema.SAMPLE.read(s, schema.PAPER_VIEW)
-        _add_sample(out, pkey, entry, place, stamp, "paper", paper_view)
-        out.add(
-            "entry",
-            name=entry,
-            slug=identities.entry_slug(entry),
-            claim=None,
-            stamp="0|" + stamp,
-            doc_url=None,
-        )
-        places.append(place.figures_row(pkey, paper_view["repo_kind"]))
+        with out.row("sample"):
+            entry = s.str("entry", required=True, max_length=500, blank=False)
+            place = _place(s)
+            paper_view = schema.SAMPLE.read(s, schema.PAPER_VIEW)
+            _add_sample(out, pkey, entry, place, stamp, schema.PAPER_DOCUMENT_VIEW, paper_view)
+            out.add(
+                "entry",
+                name=entry,
+                slug=identities.entry_slug(entry),
+                claim=None,
+                stamp="0|" + stamp,
+                doc_url=None,
+            )
+            places.append(place.figures_row(pkey, paper_view["repo_kind"]))
     _check_paper_figures(syn, out, places)
 
 

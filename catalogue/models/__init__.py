@@ -16,17 +16,20 @@ Aggregate figures are never stored here: ``catalogue.figures`` derives them from
 (the few sort counts lists order by are kept by ``catalogue.counters``).
 
 One module a part of the model: ``vocabulary`` (the closed vocabularies), ``provenance``
-(load runs and documents), ``papers`` (papers and the archive's tasks, methods, datasets,
-leaderboards and results), ``code`` (repositories, code links, entries, bodies and places),
+(load runs and documents), ``papers`` (papers, their addresses and authors), ``taxonomy`` (the
+archive's areas, tasks, method collections, methods and datasets), ``leaderboards`` (boards and
+their result rows), ``code`` (repositories, code links, entries, bodies and places),
 ``corrections`` and ``search``. Each model's query vocabulary (``Paper.objects.with_code()``,
 ``Sample.objects.ran()``) sits beside it. Everything is importable from here.
 """
 
 from catalogue.models.code import CodeBody, CodeEntry, CodeLink, HarvestedRepo, Repo, Sample
 from catalogue.models.corrections import Correction
-from catalogue.models.papers import Author, Dataset, Leaderboard, Method, Paper, PaperSlug, Result, Task
+from catalogue.models.leaderboards import Leaderboard, Result
+from catalogue.models.papers import Author, Paper, PaperSlug
 from catalogue.models.provenance import Harvested, LoadRun, SourceDocument
 from catalogue.models.search import SearchDocument
+from catalogue.models.taxonomy import Area, Dataset, Method, MethodCollection, Task
 from catalogue.models.vocabulary import (
     DocumentKind,
     LoadRunOutcome,
@@ -39,6 +42,7 @@ from catalogue.models.vocabulary import (
 )
 
 __all__ = [
+    "Area",
     "Author",
     "CodeBody",
     "CodeEntry",
@@ -52,6 +56,7 @@ __all__ = [
     "LoadRun",
     "LoadRunOutcome",
     "Method",
+    "MethodCollection",
     "Paper",
     "PaperSlug",
     "Repo",

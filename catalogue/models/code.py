@@ -5,7 +5,8 @@ from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 from catalogue.models.base import present, related_exists
-from catalogue.models.papers import Paper, Result
+from catalogue.models.leaderboards import Result
+from catalogue.models.papers import Paper
 from catalogue.models.provenance import Harvested
 from catalogue.models.vocabulary import RepoKind, Status, in_choices, ran
 

@@ -1,4 +1,4 @@
-"""Papers and what the archive says about them: tasks, methods, datasets, leaderboards, results."""
+"""Papers, the addresses they were published under, and their authors."""
 
 from django.db import models
 from django.db.models import Q
@@ -103,21 +103,30 @@ class Paper(Harvested):
     # "YYYY-MM" from ``date``, else inferred from the arXiv id: stored (not computed per
     # request) so that year filters and date sorts can use an index.
     month = models.CharField(max_length=7, blank=True)
-    # Fields only a paper document states; ``paper_stamp`` is that document's stamp.
+    # The archive's description of the paper, as its newest paper document or papers-dump
+    # record states it (with its authors, tasks and methods); ``paper_stamp`` says which.
     proceeding = models.CharField(max_length=500, blank=True)
     abstract = models.TextField(blank=True)
     url_abs = models.URLField(max_length=1000, blank=True)
     url_pdf = models.URLField(max_length=1000, blank=True)
-    source = models.JSONField(null=True, blank=True)
+    conference = models.CharField(max_length=500, blank=True)  # the archive's conference id
+    conference_url_abs = models.URLField(max_length=1000, blank=True)
+    conference_url_pdf = models.URLField(max_length=1000, blank=True)
+    nips_id = models.CharField(max_length=100, blank=True)
+    openreview_id = models.CharField(max_length=100, blank=True)
+    archive_stamp = models.CharField(max_length=100, blank=True, editable=False)  # the five above
+    source = models.JSONField(null=True, blank=True)  # the archive snapshot, its licence
+    paper_document = models.ForeignKey(
+        SourceDocument, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    paper_stamp = models.CharField(max_length=100, blank=True, editable=False)
+    # What Syntology read, as its newest paper document states it; ``syntology_stamp`` says which.
     syntology_read_at = models.DateTimeField(null=True, blank=True)
     syntology_claim = models.TextField(blank=True)
     syntology_links = models.JSONField(null=True, blank=True)  # syntology_url, atlas_url, mcp…
     arxiv_metadata = models.JSONField(null=True, blank=True)
     syntology_extracted_results = models.JSONField(null=True, blank=True)
-    paper_document = models.ForeignKey(
-        SourceDocument, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    paper_stamp = models.CharField(max_length=100, blank=True, editable=False)
+    syntology_stamp = models.CharField(max_length=100, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped by every write (curator or loader): a form saved from a stale version is refused.
     version = models.PositiveIntegerField(db_default=1, editable=False)
@@ -188,87 +197,3 @@ class Author(models.Model):
 
     def __str__(self):
         return self.name
-
-
-class Task(Harvested):
-    slug = models.CharField(max_length=300, unique=True)
-    name = models.CharField(max_length=500)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self):
-        return self.name
-
-    def get_absolute_url(self):
-        return reverse("task", args=[self.slug])
-
-
-class Method(Harvested):
-    slug = models.CharField(max_length=300, unique=True)
-    name = models.CharField(max_length=500)
-    full_name = models.CharField(max_length=1000, blank=True)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self):
-        return self.name
-
-    def get_absolute_url(self):
-        return reverse("method", args=[self.slug])
-
-
-class Dataset(models.Model):
-    """A dataset by name, as results and ``datasets_introduced`` name it."""
-
-    name = models.CharField(max_length=500, unique=True)
-
-    def __str__(self):
-        return self.name
-
-
-class LeaderboardQuerySet(models.QuerySet):
-    def with_results_of(self, paper):
-        return self.filter(related_exists(Leaderboard, "results", paper=paper))
-
-
-class Leaderboard(Harvested):
-    """A task × dataset pair (PwC's ``/sota/<task>-on-<dataset>``)."""
-
-    task = models.ForeignKey(Task, on_delete=models.PROTECT, related_name="leaderboards")
-    dataset = models.ForeignKey(Dataset, on_delete=models.PROTECT, related_name="leaderboards")
-    slug = models.CharField(max_length=600, unique=True)
-
-    objects = LeaderboardQuerySet.as_manager()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["task", "dataset"], name="leaderboard_unique_task_dataset")
-        ]
-
-    def __str__(self):
-        return self.slug
-
-    def get_absolute_url(self):
-        return reverse("leaderboard", args=[self.slug])
-
-
-class Result(Harvested):
-    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="results")
-    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="results")
-    model = models.CharField(max_length=500)
-    rank_in_archive_order = models.PositiveIntegerField(null=True, blank=True)
-    of = models.PositiveIntegerField(null=True, blank=True)
-    metrics = models.JSONField(default=dict)  # name -> value as given ("84.4%")
-    uses_additional_data = models.BooleanField(null=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["paper", "leaderboard", "model"], name="result_unique_paper_board_model"
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.model} on {self.leaderboard}"

@@ -40,7 +40,7 @@ class SourceDocument(models.Model):
     """A snapshot document, by its ``url``; the newest version loaded is kept."""
 
     url = models.CharField(max_length=500, unique=True)
-    kind = models.CharField(max_length=16, choices=DocumentKind.choices)
+    kind = models.CharField(max_length=24, choices=DocumentKind.choices)
     sha256 = models.CharField(max_length=64)
     file_name = models.CharField(max_length=500)
     read_at = models.DateTimeField(null=True, blank=True)

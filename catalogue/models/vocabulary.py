@@ -44,6 +44,12 @@ class RepoKind(models.TextChoices):
 class DocumentKind(models.TextChoices):
     PAPER = "paper", "paper document"
     CODE_ENTRY = "code_entry", "code-entry document"
+    # The Papers-with-Code archive's five dump files (one document per dump, shards and all).
+    ARCHIVE_PAPERS = "archive_papers", "papers-with-abstracts dump"
+    ARCHIVE_LINKS = "archive_links", "links-between-papers-and-code dump"
+    ARCHIVE_EVALUATIONS = "archive_evaluations", "evaluation-tables dump"
+    ARCHIVE_METHODS = "archive_methods", "methods dump"
+    ARCHIVE_DATASETS = "archive_datasets", "datasets dump"
 
 
 class LoadRunOutcome(models.TextChoices):

@@ -1,0 +1,535 @@
+"""The Papers-with-Code archive's dump files, read into the same staged rows as snapshot documents.
+
+Five dumps (../shared/PWC-ARCHIVE.md), each recognised by a name that starts with its kind:
+``papers-with-abstracts``, ``links-between-papers-and-code``, ``evaluation-tables``, ``methods``,
+``datasets``; as ``.json``, ``.json.gz`` (a gzip stream is read as gzip whatever its name), a
+``.parquet`` file, or a folder of ``.parquet`` shards so named (the Hugging Face layout,
+``papers-with-abstracts/data/train-00000-of-00004.parquet``). One dump is one document: its
+identity is its name without suffix or date (``archive:papers-with-abstracts``), so a later
+copy of it replaces the earlier one's rows, and a date in its name
+(``papers-with-abstracts-2025-07-28.json.gz``) is when it was read, for "newest wins".
+
+Records are streamed (ijson for JSON, pyarrow row group by row group for Parquet), never a
+whole list in memory, and turned into rows in batches. A record is what a document is for a
+snapshot: one whose identity cannot be established (a paper with neither a URL nor an arXiv
+id) is skipped with a warning naming file, record and field; within a record a bad field is
+left out and a bad row skipped (``fields``), and the rest of the record loads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import gzip
+import hashlib
+import itertools
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from catalogue import identities
+from catalogue.loader import schema
+from catalogue.loader.documents import DUMP_PREFIXES, SnapshotError, dump_kind
+from catalogue.loader.fields import Fields, Parsed, dates, make_stamp, paper_key, text_list
+from catalogue.loader.validate import add_dataset_name, add_repo_link, add_result, mention_paper
+from catalogue.models import DocumentKind, TitleSource
+
+KINDS = dict(
+    zip(
+        DUMP_PREFIXES,
+        (
+            DocumentKind.ARCHIVE_PAPERS,
+            DocumentKind.ARCHIVE_LINKS,
+            DocumentKind.ARCHIVE_EVALUATIONS,
+            DocumentKind.ARCHIVE_METHODS,
+            DocumentKind.ARCHIVE_DATASETS,
+        ),
+        strict=True,
+    )
+)
+BATCH_RECORDS = 2000
+_DATE_IN_NAME = re.compile(r"[-_](\d{4})-?(\d{2})-?(\d{2})$")
+ARCHIVE_ABOUT = {
+    "source": "Papers with Code archive (pwc-archive dumps)",
+    "licence": "CC BY-SA 4.0",
+    "licence_url": "https://creativecommons.org/licenses/by-sa/4.0/legalcode",
+    "attribution": "https://codewithpapers.app/attribution",
+    "non_affiliation": (
+        "Code with Papers and Syntology are not affiliated with, endorsed by, or sponsored by "
+        "Papers with Code, Meta, or the pwc-archive mirror."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Dump:
+    name: str  # as the load names it: a file, or a folder of shards
+    files: tuple[Path, ...]  # what holds its records, in order
+
+    @property
+    def kind(self) -> str:
+        return dump_kind(self.name)
+
+    @property
+    def stem(self) -> str:
+        base = os.path.basename(self.name.rstrip("/"))
+        for suffix in (".json.gz", ".parquet", ".json"):
+            base = base.removesuffix(suffix)
+        return _DATE_IN_NAME.sub("", base)
+
+    @property
+    def url(self) -> str:
+        return f"archive:{self.stem}"
+
+    @property
+    def read_at(self) -> dt.datetime | None:
+        base = os.path.basename(self.name.rstrip("/"))
+        for suffix in (".json.gz", ".parquet", ".json"):
+            base = base.removesuffix(suffix)
+        m = _DATE_IN_NAME.search(base)
+        try:
+            return dt.datetime(int(m[1]), int(m[2]), int(m[3]), tzinfo=dt.UTC) if m else None
+        except ValueError:
+            return None
+
+
+def open_dump(root: str, name: str) -> Dump:
+    """The dump ``name`` (relative to ``root``): a file, or a folder whose .parquet files are its shards."""
+    path = Path(root, name)
+    if path.is_dir():
+        shards = tuple(sorted(p for p in path.rglob("*.parquet") if p.is_file()))
+        if not shards:
+            raise SnapshotError(name, "", "a dump folder holds no .parquet shard")
+        return Dump(name, shards)
+    return Dump(name, (path,))
+
+
+def checksum(dump: Dump) -> str:
+    """SHA-256 of the dump's bytes (of every shard, by name, in order), read in chunks."""
+    digest = hashlib.sha256()
+    for path in dump.files:
+        if len(dump.files) > 1:
+            digest.update(path.name.encode() + b"\0")
+        try:
+            with open(path, "rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+        except OSError as exc:
+            raise SnapshotError(dump.name, "", f"cannot read: {exc.strerror or exc}") from None
+    return digest.hexdigest()
+
+
+# --- records ------------------------------------------------------------------------------
+
+
+def records(dump: Dump) -> Iterator[object]:
+    """Every record of the dump, streamed."""
+    for path in dump.files:
+        if path.suffix == ".parquet":
+            yield from _parquet_records(dump, path)
+        else:
+            yield from _json_records(dump, path)
+
+
+def _json_records(dump: Dump, path: Path) -> Iterator[object]:
+    import ijson
+
+    with open(path, "rb") as raw, contextlib.ExitStack() as stack:
+        magic = raw.read(2)
+        raw.seek(0)
+        stream = stack.enter_context(gzip.open(raw)) if magic == b"\x1f\x8b" else raw
+        try:
+            head = stream.read(4096)
+            start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+            if start != b"[":
+                what = (
+                    "nothing"
+                    if not start
+                    else "an object"
+                    if start == b"{"
+                    else f"{start.decode(errors='replace')!r}"
+                )
+                raise SnapshotError(dump.name, "", f"expected a list of records, got {what}")
+            yield from ijson.items(_Prefixed(head, stream), "item", use_float=True)
+        except ijson.JSONError as exc:
+            raise SnapshotError(dump.name, "", f"invalid JSON: {exc}") from None
+        except (OSError, EOFError) as exc:
+            raise SnapshotError(dump.name, "", f"not a valid gzip file ({exc})") from None
+
+
+class _Prefixed:
+    """A stream with the bytes already read put back in front."""
+
+    def __init__(self, head: bytes, stream):
+        self.head, self.stream = head, stream
+
+    def read(self, size: int = -1) -> bytes:
+        if self.head:
+            out, self.head = self.head, b""
+            return out
+        return self.stream.read(size)
+
+
+def _parquet_records(dump: Dump, path: Path) -> Iterator[dict]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(path)
+        for group in range(parquet.num_row_groups):
+            for record in parquet.read_row_group(group).to_pylist():
+                yield _jsonable(record)
+    except (pa.ArrowException, OSError) as exc:
+        raise SnapshotError(
+            dump.name, path.name if len(dump.files) > 1 else "", f"not a Parquet file ({exc})"
+        ) from None
+
+
+def _jsonable(value):
+    """Parquet's typed values as JSON's (dates as ISO text, decimals as numbers)."""
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return value
+
+
+# --- rows ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Context:
+    stamp: str
+    source: dict  # what a paper's ``source`` says of the dump
+    units: Iterator[int]  # a number for each unit --keep-going may skip (a record, a table)
+
+    def unit(self) -> int:
+        return next(self.units)
+
+
+def read(dump: Dump, sha256: str) -> Iterator[Parsed]:
+    """The dump's staged rows, a batch of records at a time (the document's own row first)."""
+    read_at = dump.read_at
+    stamp = make_stamp(read_at, sha256)
+    kind = KINDS[dump.kind]
+    reader = _READERS[dump.kind]
+    ctx = _Context(stamp, _source(dump), itertools.count())
+    out = Parsed(url=dump.url, kind=kind, stamp=stamp)
+    out.add(
+        "document",
+        url=dump.url,
+        kind=kind,
+        sha256=sha256,
+        file_name=dump.name,
+        read_at=read_at,
+        source=json.dumps(_source(dump)),
+        about=json.dumps(ARCHIVE_ABOUT),
+        stamp=stamp,
+    )
+    for i, value in enumerate(records(dump)):
+        with out.row("record"):
+            record = Fields(dump.name, value, f"[{i}]", warnings=out.warnings)
+            reader(out, record, ctx)
+        if (i + 1) % BATCH_RECORDS == 0:
+            yield out
+            out = Parsed(url=dump.url, kind=kind, stamp=stamp)
+    yield out
+
+
+def _source(dump: Dump) -> dict:
+    """Where a row came from: the dump (its name, the snapshot date its name gives) and its licence."""
+    return {
+        "archive": f"Papers-with-Code archive: {dump.stem}, CC BY-SA 4.0",
+        "file": dump.name,
+        "snapshot": dump.read_at.date().isoformat() if dump.read_at else None,
+        "licence_url": ARCHIVE_ABOUT["licence_url"],
+    }
+
+
+def _paper_identity(record: Fields, url_key: str, arxiv_key: str) -> tuple[str, str | None]:
+    """(slug, arXiv id) of the paper a record is, or fails: without either it has no identity."""
+    paper_url = record.str(url_key)
+    slug, arxiv_from_url = identities.paper_from_url(paper_url)
+    if paper_url and slug is None and arxiv_from_url is None:
+        record.leave_out(url_key, f"expected a Papers-with-Code or arXiv paper URL, got {paper_url[:80]!r}")
+    stated = record.str(arxiv_key)
+    arxiv_id = identities.arxiv_id_in(stated) if stated and stated.strip() else None
+    if stated and stated.strip() and arxiv_id is None:
+        record.leave_out(arxiv_key, f"{stated[:80]!r} is not an arXiv id")
+    arxiv_id = arxiv_id or arxiv_from_url
+    if slug is None and arxiv_id is None:
+        record.fail(url_key, "names no paper: neither a paper URL nor an arXiv id")
+    return slug or identities.arxiv_slug(arxiv_id), arxiv_id
+
+
+def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
+    stamp = ctx.stamp
+    slug, arxiv_id = _paper_identity(r, "paper_url", "arxiv_id")
+    pkey = paper_key(arxiv_id, slug)
+    title = r.str("title")
+    out.add(
+        "paper",
+        pkey=pkey,
+        arxiv_id=arxiv_id,
+        slug=slug,
+        view=schema.ARCHIVE_VIEW,
+        stamp=stamp,
+        title=title.strip() if title is not None else None,
+        title_source=TitleSource.ARCHIVE if title is not None else None,
+        **dates(r, arxiv_id),
+        **schema.PAPER.read(r, schema.PAPER_DOCUMENT),
+        **schema.PAPER.read(r, schema.ARCHIVE_RECORD),
+        source=json.dumps({**ctx.source, "row_kind": "abstracts"}),
+        doc_url=out.url,
+        rec=ctx.unit(),
+    )
+    for i, name in enumerate(text_list(r, "authors")):
+        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500])
+    for name in dict.fromkeys(n.strip() for n in text_list(r, "tasks") if n.strip()):
+        task_slug = identities.name_slug(name)
+        out.add("task", slug=task_slug, name=name, stamp="1|" + stamp, detailed=False, doc_url=out.url)
+        out.add("paper_task", pkey=pkey, stamp=stamp, slug=task_slug)
+    for m in r.objects("methods"):
+        with out.row("method"):
+            name = m.str("name", required=True, max_length=500, blank=False).strip()
+            derived = identities.name_slug(name)
+            out.add(
+                "method",
+                derived_slug=derived,
+                name=name,
+                full_name=m.str("full_name", max_length=1000),
+                stamp="1|" + stamp,
+                detailed=False,
+            )
+            out.add(
+                "paper_method",
+                pkey=pkey,
+                stamp=stamp,
+                name=name,
+                derived_slug=derived,
+                introduced=False,
+            )
+
+
+def _read_link(out: Parsed, r: Fields, ctx: _Context) -> None:
+    stamp = ctx.stamp
+    slug, arxiv_id = _paper_identity(r, "paper_url", "paper_arxiv_id")
+    rec = ctx.unit()
+    pkey = mention_paper(out, slug, arxiv_id, stamp, title=r.str("paper_title"), rec=rec)
+    add_repo_link(out, r, "repo_url", schema.CODE_LINK, pkey, stamp, rec=rec)
+
+
+def _read_task(out: Parsed, t: Fields, ctx: _Context, parent: str | None = None) -> None:
+    stamp = ctx.stamp
+    name = t.str("task", required=True, max_length=500, blank=False).strip()
+    task_slug = identities.name_slug(name)
+    out.add(
+        "task",
+        slug=task_slug,
+        name=name,
+        stamp="1|" + stamp,
+        detailed=True,
+        description=t.str("description") or "",
+        parent_slug=parent,
+        synonyms=json.dumps(text_list(t, "synonyms")),
+        source_link=t.json("source_link") if t.obj("source_link") else None,
+        doc_url=out.url,
+    )
+    for area in dict.fromkeys(a.strip() for a in text_list(t, "categories") if a.strip()):
+        out.add("area", slug=identities.name_slug(area), name=area, stamp=stamp)
+        out.add("task_area", task_slug=task_slug, area_slug=identities.name_slug(area), stamp=stamp)
+    for d in t.objects("datasets"):
+        with out.row("table"):
+            _read_table(out, d, task_slug, ctx)
+    for sub in t.objects("subtasks"):
+        with out.row("task"):
+            _read_task(out, sub, ctx, parent=task_slug)
+
+
+def _read_table(out: Parsed, d: Fields, task_slug: str, ctx: _Context, parent: str | None = None) -> None:
+    """One evaluation table (a dataset under a task; a subdataset is a table of its own)."""
+    stamp = ctx.stamp
+    own = d.str("dataset", max_length=500) or d.str("subdataset", max_length=500)
+    if not own or not own.strip():
+        d.fail("dataset", "is required (the table's dataset)")
+    dataset = f"{parent} ({own.strip()})" if parent else own.strip()
+    derived = add_dataset_name(out, dataset, stamp, parent=parent)
+    sota = d.obj("sota")
+    rows = sota.objects("rows") if sota else []
+    metrics = text_list(sota, "metrics") if sota else []
+    rec = ctx.unit()
+    if rows or metrics:
+        out.add(
+            "leaderboard",
+            task_slug=task_slug,
+            dataset=dataset,
+            derived_dataset_slug=derived,
+            slug=identities.leaderboard_slug(task_slug, dataset),
+            metrics=json.dumps(metrics),
+            description=d.str("description") or "",
+            stamp="0|" + stamp,
+            doc_url=out.url,
+            rec=rec,
+        )
+    board = {"task_slug": task_slug, "dataset": dataset, "derived_dataset_slug": derived, "rec": rec}
+    for position, row in enumerate(rows, 1):
+        with out.row("result"):
+            _read_row(out, row, stamp, board, position, len(rows))
+    for sub in d.objects("subdatasets"):
+        with out.row("table"):
+            _read_table(out, sub, task_slug, ctx, parent=dataset)
+
+
+def _read_row(out: Parsed, row: Fields, stamp: str, board: dict, position: int, of: int) -> None:
+    paper_url = row.url("paper_url") or None
+    paper_title = (row.str("paper_title") or "").strip() or None
+    slug, arxiv_id = identities.paper_from_url(paper_url)
+    paper_date = row.date("paper_date")
+    pkey = (
+        mention_paper(out, slug, arxiv_id, stamp, title=paper_title, date=paper_date, rec=board["rec"])
+        if slug
+        else None
+    )
+    add_result(
+        out,
+        row,
+        pkey,
+        stamp,
+        model=(row.str("model_name", max_length=500) or "").strip(),
+        rank_in_archive_order=position,
+        of=of,
+        paper_title=paper_title,
+        paper_url=paper_url,
+        paper_date=paper_date,
+        code_links=json.dumps(_links(row, "code_links")),
+        model_links=json.dumps(_links(row, "model_links")),
+        **board,
+    )
+
+
+def _links(row: Fields, key: str) -> list[dict]:
+    """``[{title, url}]`` as a table gives them; a link without an http(s) URL is left out."""
+    links = []
+    for link in row.objects(key):
+        try:
+            url = link.url("url")
+            title = link.str("title", max_length=500)
+        except (SnapshotError, AttributeError):
+            continue
+        if url:
+            links.append({"title": (title or "").strip(), "url": url})
+    return links
+
+
+def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
+    stamp = ctx.stamp
+    url = m.str("url")
+    slug = identities.slug_from_url(url, "method")
+    name = (m.str("name", max_length=500) or "").strip()
+    if not slug:
+        if not name:
+            m.fail("url", "names no method: neither a method URL nor a name")
+        slug = identities.name_slug(name)
+    out.add(
+        "method",
+        slug=slug,
+        derived_slug=slug,
+        name=name or slug,
+        full_name=m.str("full_name", max_length=1000),
+        stamp="2|" + stamp,
+        detailed=True,
+        **schema.METHOD.read(m, schema.DETAIL),
+        paper_pkey=_introducing_paper(out, m, ctx),
+        doc_url=out.url,
+    )
+    for c in m.objects("collections"):
+        with out.row("collection"):
+            collection = c.str("collection", required=True, max_length=500, blank=False).strip()
+            area_name = (c.str("area", max_length=500) or "").strip()
+            area_slug = (c.str("area_id", max_length=300) or "").strip() or (
+                identities.name_slug(area_name) if area_name else None
+            )
+            if area_slug:
+                out.add("area", slug=area_slug, name=area_name or area_slug, stamp=stamp)
+            collection_slug = identities.name_slug(collection)
+            out.add("collection", slug=collection_slug, name=collection, area_slug=area_slug, stamp=stamp)
+            out.add("method_collection", method_slug=slug, collection_slug=collection_slug, stamp=stamp)
+
+
+def _introducing_paper(out: Parsed, record: Fields, ctx: _Context) -> str | None:
+    """The paper a method or dataset record says introduced it (``{title, url}``, or a bare title)."""
+    value = record.value.get("paper")
+    if isinstance(value, dict):
+        paper = record.obj("paper")
+        slug, arxiv_id = identities.paper_from_url(paper.str("url"))
+        if slug:
+            return mention_paper(out, slug, arxiv_id, ctx.stamp, title=paper.str("title"), rec=ctx.unit())
+    return None  # a bare title names no paper we could find
+
+
+def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
+    stamp = ctx.stamp
+    url = d.str("url")
+    slug = identities.slug_from_url(url, "dataset")
+    name = (d.str("name", max_length=500) or "").strip()
+    if not slug:
+        if not name:
+            d.fail("url", "names no dataset: neither a dataset URL nor a name")
+        slug = identities.name_slug(name)
+    out.add(
+        "dataset",
+        slug=slug,
+        derived_slug=slug,
+        name=name or slug,
+        stamp="2|" + stamp,
+        detailed=True,
+        **schema.DATASET.read(d, schema.DETAIL),
+        introduced_date=d.date("introduced_date"),
+        modalities=json.dumps(text_list(d, "modalities")),
+        languages=json.dumps(text_list(d, "languages")),
+        variants=json.dumps(text_list(d, "variants")),
+        data_loaders=json.dumps(_data_loaders(d)),
+        paper_pkey=_introducing_paper(out, d, ctx),
+        doc_url=out.url,
+    )
+    for t in d.objects("tasks"):
+        with out.row("task"):
+            task_name = t.str("task", required=True, max_length=500, blank=False).strip()
+            task_slug = identities.slug_from_url(t.str("url"), "task") or identities.name_slug(task_name)
+            out.add(
+                "task", slug=task_slug, name=task_name, stamp="1|" + stamp, detailed=False, doc_url=out.url
+            )
+            out.add("dataset_task", dataset_slug=slug, task_slug=task_slug, stamp=stamp)
+
+
+def _data_loaders(d: Fields) -> list[dict]:
+    loaders = []
+    for loader in d.objects("data_loaders"):
+        try:
+            url = loader.url("url")
+            repo = loader.url("repo")
+            frameworks = text_list(loader, "frameworks")
+        except (SnapshotError, AttributeError):
+            continue
+        if url or repo:
+            loaders.append({"url": url or "", "repo": repo or "", "frameworks": frameworks})
+    return loaders
+
+
+_READERS = {
+    "papers-with-abstracts": _read_paper,
+    "links-between-papers-and-code": _read_link,
+    "evaluation-tables": _read_task,
+    "methods": _read_method,
+    "datasets": _read_dataset,
+}

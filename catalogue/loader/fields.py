@@ -1,0 +1,310 @@
+"""Reading untrusted JSON into staged rows: typed fields, rows, and what gives way when one is bad.
+
+A field, a row and a document each fail on their own. An optional field that is not what
+it should be is *left out* (as if the source did not state it) with a warning naming the
+file, the JSON path of the field and what was expected; a URL with text around it gives
+the URL. A row of a list (a result, a code link, a sample) whose required field is bad is
+*skipped* with such a warning, and the rest of its paper loads (:meth:`Parsed.row`). Only
+what leaves a document without an identity (no URL, no entry name, not JSON) refuses the
+whole document, with a :class:`SnapshotError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import functools
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from catalogue import identities
+from catalogue.loader import schema
+from catalogue.loader.documents import SnapshotError
+
+_BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
+MAX_INT = 2**31 - 1
+NO_READ_AT = "0000-00-00T00:00:00.000000Z"
+# A stamp that sorts below every other: a paper only *named* by a row of another kind (a code
+# link, a leaderboard row) gives its title only where nothing else does.
+MENTION_RANK = "!"
+
+
+@dataclass
+class Parsed:
+    """The staged rows and warnings of one document, or of one batch of a dump's records."""
+
+    url: str
+    kind: str
+    stamp: str
+    rows: dict[str, list[tuple]] = field(default_factory=lambda: defaultdict(list))
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, table: str, **values) -> None:
+        """A row of staging table ``table`` (an unknown column is an error, a missing one NULL)."""
+        self.rows[table].append(schema.TABLES[table].row(**values))
+
+    @contextlib.contextmanager
+    def row(self, what: str = "row"):
+        """Rows added inside are kept only if nothing in them fails; a failure skips them, warning."""
+        marks = {name: len(rows) for name, rows in self.rows.items()}
+        try:
+            yield
+        except SnapshotError as exc:
+            for name, rows in self.rows.items():
+                del rows[marks.get(name, 0) :]
+            self.warnings.append(f"{exc} ({what} skipped)")
+
+
+class Fields:
+    """Typed access to a JSON object, with errors that carry the field's JSON path.
+
+    ``warnings`` (a list) makes optional fields lenient: a bad one is left out, warning there.
+    Without it (``None``) every bad field raises.
+    """
+
+    def __init__(self, file: str, value: object, path: str = "", check_chars: bool = True, warnings=None):
+        self.file, self.path, self.check_chars, self.warnings = file, path, check_chars, warnings
+        if not isinstance(value, dict):
+            self.fail("", f"expected an object, got {_type(value)}")
+        self.value: dict = value
+
+    def at(self, key: str | int) -> str:
+        if isinstance(key, int):
+            return f"{self.path}[{key}]"
+        return f"{self.path}.{key}" if self.path else key
+
+    def fail(self, key, message):
+        raise SnapshotError(self.file, self.at(key) if key != "" else self.path, message)
+
+    def child(self, value, path: str) -> Fields:
+        return Fields(self.file, value, path, self.check_chars, self.warnings)
+
+    def leave_out(self, key, message: str) -> None:
+        """An optional field found bad after reading: warn and go on (or raise, when strict)."""
+        self._optional(False, lambda: self.fail(key, message))
+
+    def _optional(self, required: bool, read):
+        """``read()``, or None with a warning when it fails for a field that is not required."""
+        if required or self.warnings is None:
+            return read()
+        try:
+            return read()
+        except SnapshotError as exc:
+            self.warnings.append(f"{exc} (left out)")
+            return None
+
+    def obj(self, key, required=False) -> Fields | None:
+        value = self._get(key, required)
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            return self._optional(required, lambda: self.fail(key, f"expected an object, got {_type(value)}"))
+        return self.child(value, self.at(key))
+
+    def objects(self, key) -> list[Fields | object]:
+        """The items of a list of objects; an item that is no object fails when it is read as one."""
+        base = self.at(key)
+        return [
+            self.child(item, f"{base}[{i}]")
+            if isinstance(item, dict)
+            else _NotAnObject(self, f"{base}[{i}]", item)
+            for i, item in enumerate(self.list(key))
+        ]
+
+    def list(self, key, required=False) -> list:
+        """A list: one that is no list refuses what holds it (the rows it would hold are unknown)."""
+        value = self._get(key, required)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.fail(key, f"expected a list, got {_type(value)}")
+        return value
+
+    def str(self, key, required=False, max_length=None, blank=True) -> str | None:
+        return self._optional(required, lambda: self._str(key, required, max_length, blank))
+
+    def _str(self, key, required, max_length, blank) -> str | None:
+        value = self._get(key, required)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.fail(key, f"expected a string, got {_type(value)}")
+        if self.check_chars:
+            check_text(self, key, value)
+        if not blank and not value.strip():
+            self.fail(key, "must not be empty")
+        if max_length and len(value) > max_length:
+            self.fail(key, f"longer than {max_length} characters ({len(value)})")
+        return value
+
+    def choice(self, key, choices, required=False) -> str | None:
+        def read():
+            value = self._str(key, required, None, True)
+            allowed = _choice_values(choices)
+            if value is not None and value not in allowed:
+                self.fail(key, f"{value!r} is not one of {', '.join(allowed)}")
+            return value
+
+        return self._optional(required, read)
+
+    def flag(self, key) -> bool | None:
+        """A flag as the archive writes them: true/false, 0/1, or null."""
+
+        def read():
+            value = self._get(key, False)
+            if value is None or isinstance(value, bool):
+                return value
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            self.fail(key, f"expected true, false, 0, 1 or null, got {value!r}")
+
+        return self._optional(False, read)
+
+    def int(self, key, required=False) -> int | None:
+        def read():
+            value = self._get(key, required)
+            if value is None:
+                return None
+            if isinstance(value, bool) or not isinstance(value, int):
+                self.fail(key, f"expected a whole number, got {_type(value)}")
+            if not 0 <= value <= MAX_INT:
+                self.fail(key, f"expected a whole number from 0 to {MAX_INT}, got {value}")
+            return value
+
+        return self._optional(required, read)
+
+    def date(self, key) -> dt.date | None:
+        def read():
+            value = self._str(key, False, None, True)
+            if value is None or value == "":
+                return None
+            try:
+                return dt.date.fromisoformat(value[:10]) if len(value) >= 10 else _bad()
+            except ValueError:
+                self.fail(key, f"expected an ISO date (YYYY-MM-DD), got {value!r}")
+
+        return self._optional(False, read)
+
+    def datetime(self, key) -> dt.datetime | None:
+        def read():
+            value = self._str(key, False, None, True)
+            if value is None or value == "":
+                return None
+            try:
+                parsed = dt.datetime.fromisoformat(value)
+            except ValueError:
+                self.fail(key, f"expected an ISO date-time, got {value!r}")
+            if parsed.tzinfo is None:
+                parsed = parsed.replace(tzinfo=dt.UTC)
+            return parsed.astimezone(dt.UTC)
+
+        return self._optional(False, read)
+
+    def url(self, key, required=False) -> str | None:
+        def read():
+            value = self._str(key, required, 1000, True)
+            if value is None or value == "":
+                return value
+            if not re.match(r"^https?://[^\s/]+", value, re.IGNORECASE):
+                found = identities.url_in(value) if self.warnings is not None else None
+                if found and found != value:
+                    self.warnings.append(f"{self.file}: {self.at(key)}: took the URL out of {value[:80]!r}")
+                    return found
+                self.fail(key, f"expected an http(s) URL, got {value[:80]!r}")
+            return value
+
+        return self._optional(required, read)
+
+    def json(self, key):
+        value = self._get(key, False)
+        return None if value is None else json.dumps(value)
+
+    def _get(self, key, required):
+        if key not in self.value or self.value[key] is None:
+            if required:
+                self.fail(key, "is required")
+            return None
+        return self.value[key]
+
+
+class _NotAnObject:
+    """A list item that should be an object and is not: fails as soon as anything reads it."""
+
+    def __init__(self, parent: Fields, path: str, item):
+        self._error = SnapshotError(parent.file, path, f"expected an object, got {_type(item)}")
+
+    def __getattr__(self, name):
+        raise self._error
+
+
+@functools.cache
+def _choice_values(choices) -> tuple[str, ...]:
+    return tuple(choices.values)
+
+
+def _bad():
+    raise ValueError
+
+
+def _type(value) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "null" if value is None else f"a {type(value).__name__}"
+    )
+
+
+def check_text(fields: Fields, key, value: str) -> str:
+    if m := _BAD_CHARS.search(value):
+        what = "a NUL character" if m[0] == "\x00" else "an unpaired surrogate"
+        fields.fail(key, f"holds {what} at position {m.start()}")
+    return value
+
+
+def make_stamp(read_at: dt.datetime | None, sha256: str) -> str:
+    """The order of document versions: newest ``read_at`` first, content hash to break ties."""
+    when = read_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if read_at else NO_READ_AT
+    return f"{when}|{sha256[:16]}"
+
+
+def dates(fields: Fields, arxiv_id: str | None) -> dict:
+    """A paper's ``date``, and its month: the date's, else the one its arXiv id encodes."""
+    date = fields.date("date")
+    month = date.isoformat()[:7] if date else identities.month_from_arxiv_id(arxiv_id)
+    return {"date": date, "month": month or ""}
+
+
+def paper_key(arxiv_id: str | None, slug: str) -> str:
+    """A paper's identity in the staged rows: its arXiv id, else its slug."""
+    return arxiv_id or f"slug:{slug}"
+
+
+def metrics_json(metrics: Fields | None) -> str:
+    """A result's metrics (name -> value as given, numbers as text), each checked."""
+    if metrics is None:
+        return "{}"
+    for name, value in metrics.value.items():
+        if not (value is None or isinstance(value, (str, int, float))) or isinstance(value, bool):
+            metrics.fail(name, f"expected a string or number, got {_type(value)}")
+        if isinstance(value, str):
+            check_text(metrics, name, value)
+    return json.dumps(
+        {str(k): (v if isinstance(v, str) or v is None else str(v)) for k, v in metrics.value.items()}
+    )
+
+
+def text_list(fields: Fields, key: str) -> list[str]:
+    """A list of names (authors, modalities…), each checked; an item that is no text is left out."""
+    out = []
+    for i, item in enumerate(fields.list(key)):
+        if item is None:
+            continue
+        try:
+            if not isinstance(item, str):
+                fields.fail(f"{key}[{i}]", f"expected a string, got {_type(item)}")
+            out.append(check_text(fields, f"{key}[{i}]", item))
+        except SnapshotError as exc:
+            if fields.warnings is None:
+                raise
+            fields.warnings.append(f"{exc} (left out)")
+    return out

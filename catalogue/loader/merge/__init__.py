@@ -1,0 +1,92 @@
+"""Set-based merge of the staging tables into the catalogue's tables, in one transaction.
+
+The steps, in dependency order: documents; one identity for every name and paper
+(``resolve``); the things rows refer to (``vocabularies``); papers (``papers``); the rows
+papers hold (``rows``); then the search index and the stored sort counts. ``sql`` holds
+the building blocks every step shares: winners per natural key and stamp group, and the upsert.
+
+What no step can settle (one address claimed by two things) is a :class:`Clashes`, raised at
+the end with every clash of the load, so that the caller can report them all, or skip the
+documents and records involved and merge again.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db import connection
+
+from catalogue import counters, search
+from catalogue.loader.merge import papers, resolve, rows, vocabularies
+from catalogue.loader.merge.resolve import Clash
+from catalogue.loader.merge.sql import Counts, execute
+
+__all__ = ["Clash", "Clashes", "Report", "merge_all"]
+
+
+class Clashes(Exception):
+    """The load's unsettled clashes; nothing it merged stands (the transaction is rolled back)."""
+
+    def __init__(self, clashes: list[Clash]):
+        self.clashes = sorted(clashes, key=lambda c: c.message)
+        super().__init__("; ".join(c.message for c in self.clashes))
+
+    @property
+    def units(self) -> set[tuple[str, int]]:
+        return set().union(*(c.units for c in self.clashes))
+
+
+@dataclass
+class Report:
+    counts: dict[str, Counts] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    collapsed_results: int = 0  # staged result rows identical to another, so one with it
+
+    def add(self, label: str, counts: Counts):
+        total = self.counts.setdefault(label, Counts())
+        for k in ("created", "updated", "unchanged", "deleted"):
+            setattr(total, k, getattr(total, k) + getattr(counts, k))
+
+
+def merge_all(load_run_id: int | None) -> Report:
+    if connection.vendor == "postgresql":
+        # Sorts and hashes of a whole snapshot's rows; the default 4 MB sends them to disk.
+        execute("SET LOCAL work_mem = '64MB'")
+    report, clashes = Report(), []
+    report.add("SourceDocument", vocabularies.documents(load_run_id))
+    resolve.names_to_slugs()
+    resolve.fold_paper_keys()
+    report.add("Repo", vocabularies.repos())
+    report.add("Area", vocabularies.areas())
+    for label, step in (("Task", vocabularies.tasks), ("Method", vocabularies.methods)):
+        counts, aliases = step()
+        report.add(label, counts)
+        report.warnings += aliases
+    report.add("MethodCollection", vocabularies.collections())
+    counts, aliases = vocabularies.datasets()
+    report.add("Dataset", counts)
+    report.warnings += aliases
+    report.add("CodeBody", vocabularies.bodies())
+    report.add("CodeEntry", vocabularies.entries(clashes))
+    report.add("Leaderboard", vocabularies.leaderboards(clashes))
+    report.add("Paper", papers.papers(clashes))
+    papers.relations()
+    papers.introduced_in()
+    report.add("Author", papers.authors())
+    report.add("CodeLink", rows.repo_links("code_link"))
+    report.add("HarvestedRepo", rows.repo_links("harvested_repo"))
+    counts, report.collapsed_results = rows.results()
+    report.add("Result", counts)
+    report.add("Sample", rows.samples())
+    if clashes:
+        raise Clashes(clashes)
+    _reindex_search()
+    places = report.counts["Sample"]
+    if places.created or places.updated or places.deleted or report.counts["Paper"].created:
+        counters.refresh()
+    return report
+
+
+def _reindex_search():
+    """Rewrite the search rows of every paper, entry and repository this load touched."""
+    touched = "SELECT target_id FROM {w} WHERE created = 1 OR changed = 1 OR applied = 1"
+    for kind, w in (("paper", "w_paper"), ("entry", "w_entry"), ("repo", "w_repo")):
+        search.reindex(kind, ids_sql=touched.format(w=w))

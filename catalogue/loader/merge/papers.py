@@ -1,0 +1,256 @@
+"""Merging papers: their identity, their addresses, and each stamp group from its own winner.
+
+A paper's title and date come from the newest row that names it (a document, a dump record,
+a code-entry document's sample; a row of another dump that only points at it ranks below all);
+the archive's description of it (abstract, links, authors, tasks, methods) from the newest
+paper document or papers-dump record; what only the papers dump states (conference, ids) from
+the newest such record; what only a paper document states (Syntology's reading, and the lists
+it owns: code links, results, harvested repositories, methods and datasets introduced) from the
+newest paper document.
+"""
+
+from catalogue.loader import schema
+from catalogue.loader.merge.resolve import Clash, paper_slug_clashes, where_from
+from catalogue.loader.merge.sql import (
+    Counts,
+    Group,
+    analyze,
+    distinct,
+    doc_id,
+    execute,
+    false,
+    index_targets,
+    materialize,
+    rows,
+    scalar,
+    stated,
+    temp_table,
+    true,
+    winners,
+)
+
+_SLUG_ORDER = "CASE WHEN slug LIKE 'arxiv-%' THEN 1 ELSE 0 END, stamp DESC, slug"
+# Every write by the loader moves a row's version on, so a curator's form from before it is stale.
+BUMP_VERSION = {"version": "t.version + 1"}
+# The groups of a paper besides its title's, in the order the winners table holds them.
+GROUPS = (schema.PAPER_DOCUMENT, schema.ARCHIVE_RECORD, schema.SYNTOLOGY)
+
+
+def papers(clashes: list[Clash]) -> Counts:
+    for slug, clash in paper_slug_clashes():
+        clashes.append(clash)
+        # Neither paper is merged: their other rows (authors, links) then join nothing.
+        execute("DELETE FROM stg_paper WHERE pkey IN (SELECT pkey FROM stg_paper WHERE slug = %s)", [slug])
+    title_winners = materialize("m_paper_title", winners("stg_paper", "pkey", "*"), "pkey")
+    slug_winners = materialize(
+        "m_paper_slug", winners("stg_paper", "pkey", "pkey, slug", order=_SLUG_ORDER), "pkey"
+    )
+    select = [
+        "tw.pkey, tw.arxiv_id, tw.title, tw.title_source, tw.date, tw.month, tw.stamp, tw.doc_url",
+        "sw.slug AS best_slug",
+    ]
+    joins = [f"JOIN {slug_winners} sw ON sw.pkey = tw.pkey"]
+    for group in GROUPS:
+        alias = f"g_{group}"
+        table = materialize(
+            f"m_paper_{group}", winners("stg_paper", "pkey", "*", where=schema.PAPER.stated_by[group]), "pkey"
+        )
+        select.append(", ".join(f"{alias}.{c.name}" for c in schema.PAPER.group(group)))
+        select.append(f"{alias}.stamp AS {group}, {alias}.doc_url AS {group}_doc_url")
+        joins.append(f"LEFT JOIN {table} {alias} ON {alias}.pkey = tw.pkey")
+    temp_table(
+        "w_paper", f"SELECT {', '.join(select)}, 0 AS doc_applied FROM {title_winners} tw {' '.join(joins)}"
+    )
+    # A paper is its arXiv id; one without is its slug (any slug it ever had).
+    execute(
+        "UPDATE w_paper SET target_id = COALESCE("
+        "(SELECT p.id FROM catalogue_paper p WHERE p.arxiv_id = w_paper.arxiv_id), "
+        "(SELECT ps.paper_id FROM catalogue_paperslug ps JOIN stg_paper s ON s.slug = ps.slug "
+        " JOIN catalogue_paper p ON p.id = ps.paper_id "
+        " WHERE s.pkey = w_paper.pkey AND (p.arxiv_id IS NULL OR w_paper.arxiv_id IS NULL) "
+        " ORDER BY ps.slug LIMIT 1))"
+    )
+    _catalogue_clashes(clashes)
+    counts = _upsert()
+    _slugs()
+    return counts
+
+
+def _catalogue_clashes(clashes: list[Clash]) -> None:
+    """A staged slug that already names another paper of the catalogue: neither paper can have it."""
+    found = rows(
+        "SELECT DISTINCT s.slug, p.arxiv_id, w.arxiv_id, w.pkey FROM stg_paper s JOIN w_paper w ON w.pkey "
+        "= s.pkey "
+        "JOIN catalogue_paperslug ps ON ps.slug = s.slug JOIN catalogue_paper p ON p.id = ps.paper_id "
+        "WHERE w.target_id IS NULL OR p.id <> w.target_id ORDER BY 1, 3"
+    )
+    for slug, old, new, pkey in found:
+        units = set(rows("SELECT DISTINCT doc_url, COALESCE(rec, 0) FROM stg_paper WHERE pkey = %s", [pkey]))
+        clashes.append(
+            Clash(
+                f"/paper/{slug} already names paper {old or slug}; it cannot also name {new or slug} "
+                f"(as {where_from(units)} has it)",
+                units,
+            )
+        )
+        execute("DELETE FROM w_paper WHERE pkey = %s", [pkey])
+
+
+def _upsert() -> Counts:
+    title_group = Group(
+        schema.STAMP,
+        stated(
+            schema.PAPER,
+            schema.STAMP,
+            # A curator's correction stands; the snapshot's value is kept beside it.
+            title="CASE WHEN t.title_corrected THEN t.title ELSE COALESCE(w.title, '') END",
+            title_upstream="COALESCE(w.title, '')",
+            document_id=doc_id("w.doc_url"),
+        ),
+        also_set=BUMP_VERSION,
+    )
+    groups = {
+        schema.PAPER_DOCUMENT: Group(
+            schema.PAPER_DOCUMENT,
+            stated(
+                schema.PAPER,
+                schema.PAPER_DOCUMENT,
+                paper_document_id=doc_id(f"w.{schema.PAPER_DOCUMENT}_doc_url"),
+            ),
+            also_set=BUMP_VERSION,
+        ),
+        schema.ARCHIVE_RECORD: Group(schema.ARCHIVE_RECORD, stated(schema.PAPER, schema.ARCHIVE_RECORD)),
+        schema.SYNTOLOGY: Group(
+            schema.SYNTOLOGY, stated(schema.PAPER, schema.SYNTOLOGY), also_set=BUMP_VERSION
+        ),
+    }
+    # Rows already resolved by arXiv id or slug: the key lookup of a plain upsert must not undo that.
+    execute("UPDATE w_paper SET created = CASE WHEN target_id IS NULL THEN 1 ELSE 0 END")
+    inserted = {
+        "arxiv_id": "w.arxiv_id",
+        "slug": "w.best_slug",
+        "stamp": "w.stamp",
+        "title": "COALESCE(w.title, '')",
+        "title_upstream": "COALESCE(w.title, '')",
+        "title_source": "w.title_source",
+        "date": "w.date",
+        "month": "w.month",
+        "document_id": doc_id("w.doc_url"),
+    }
+    for group in groups.values():
+        inserted[group.stamp] = f"COALESCE(w.{group.stamp}, '')"
+        inserted.update(group.columns)
+    inserted["created_at"] = "CURRENT_TIMESTAMP"
+    created = execute(
+        f"INSERT INTO catalogue_paper ({', '.join(inserted)}) "
+        f"SELECT {', '.join(inserted.values())} FROM w_paper w WHERE w.created = 1"
+    )
+    execute(
+        "UPDATE w_paper SET target_id = (SELECT p.id FROM catalogue_paper p WHERE p.slug = "
+        "w_paper.best_slug), "
+        f"applied = CASE WHEN {schema.PAPER_DOCUMENT} IS NULL THEN 0 ELSE 1 END, "
+        f"doc_applied = CASE WHEN {schema.SYNTOLOGY} IS NULL THEN 0 ELSE 1 END WHERE created = 1"
+    )
+    index_targets("w_paper")
+    # ``applied``: the archive's description is newer (authors, tasks, methods are rewritten);
+    # ``doc_applied``: a paper document is newer (the lists it owns are rewritten).
+    for flag, stamp in (("applied", schema.PAPER_DOCUMENT), ("doc_applied", schema.SYNTOLOGY)):
+        execute(
+            f"UPDATE w_paper AS w SET {flag} = 1 FROM catalogue_paper t "
+            f"WHERE t.id = w.target_id AND w.created = 0 AND w.{stamp} > t.{stamp}"
+        )
+    # A slug-identified paper that now arrives with an arXiv id takes it.
+    execute(
+        "UPDATE catalogue_paper AS t SET arxiv_id = w.arxiv_id FROM w_paper w "
+        "WHERE t.id = w.target_id AND t.arxiv_id IS NULL AND w.arxiv_id IS NOT NULL"
+    )
+    for group in (title_group, *groups.values()):
+        group.apply("w_paper", "catalogue_paper")
+    if created:
+        analyze("catalogue_paper")
+    matched = scalar("SELECT COUNT(*) FROM w_paper WHERE created = 0")
+    updated = scalar("SELECT COUNT(*) FROM w_paper WHERE changed = 1")
+    return Counts(created=created, updated=updated, unchanged=matched - updated)
+
+
+def _slugs():
+    """Record every slug; the current one is a title slug over ``arxiv-…``, then the newest."""
+    execute(
+        "INSERT INTO catalogue_paperslug (slug, paper_id, last_stamp) "
+        "SELECT s.slug, w.target_id, MAX(s.stamp) FROM stg_paper s JOIN w_paper w ON w.pkey = s.pkey "
+        "WHERE NOT EXISTS (SELECT 1 FROM catalogue_paperslug ps WHERE ps.slug = s.slug) "
+        "GROUP BY s.slug, w.target_id"
+    )
+    execute(
+        "UPDATE catalogue_paperslug AS ps SET last_stamp = m.stamp FROM "
+        "(SELECT slug, MAX(stamp) AS stamp FROM stg_paper GROUP BY slug) m "
+        "WHERE ps.slug = m.slug AND m.stamp > ps.last_stamp"
+    )
+    best = (
+        "(SELECT ps.slug FROM catalogue_paperslug ps WHERE ps.paper_id = t.id ORDER BY "
+        "CASE WHEN ps.slug LIKE 'arxiv-%' THEN 1 ELSE 0 END, ps.last_stamp DESC, ps.slug LIMIT 1)"
+    )
+    # Two steps, so that two papers trading slugs never collide on the unique index.
+    changing = f"t.id IN (SELECT target_id FROM w_paper) AND {distinct('t.slug', best)}"
+    execute(f"UPDATE catalogue_paper AS t SET slug = 'moving:' || CAST(t.id AS TEXT) WHERE {changing}")
+    execute(f"UPDATE catalogue_paper AS t SET slug = {best} WHERE t.slug LIKE 'moving:%'")
+
+
+def relations():
+    """A paper's tasks and methods are its archive description's; what it introduced, its paper document's."""
+    by_description = "JOIN w_paper w ON w.pkey = s.pkey AND w.paper_stamp = s.stamp AND w.applied = 1"
+    by_document = "JOIN w_paper w ON w.pkey = s.pkey AND w.syntology_stamp = s.stamp AND w.doc_applied = 1"
+    for through, column, flag, insert_sql in (
+        (
+            "catalogue_paper_tasks",
+            "task_id",
+            "applied",
+            f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_task s {by_description} "
+            "JOIN catalogue_task x ON x.slug = s.slug",
+        ),
+        (
+            "catalogue_paper_methods",
+            "method_id",
+            "applied",
+            f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_method s {by_description} "
+            f"JOIN catalogue_method x ON x.slug = s.slug WHERE s.introduced = {false()}",
+        ),
+        (
+            "catalogue_paper_methods_introduced",
+            "method_id",
+            "doc_applied",
+            f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_method s {by_document} "
+            f"JOIN catalogue_method x ON x.slug = s.slug WHERE s.introduced = {true()}",
+        ),
+        (
+            "catalogue_paper_datasets_introduced",
+            "dataset_id",
+            "doc_applied",
+            f"SELECT DISTINCT w.target_id, x.id FROM stg_paper_dataset s {by_document} "
+            "JOIN catalogue_dataset x ON x.slug = s.slug",
+        ),
+    ):
+        execute(f"DELETE FROM {through} WHERE paper_id IN (SELECT target_id FROM w_paper WHERE {flag} = 1)")
+        execute(f"INSERT INTO {through} (paper_id, {column}) {insert_sql}")
+
+
+def authors() -> Counts:
+    applied = "SELECT target_id FROM w_paper WHERE applied = 1"
+    before = scalar(f"SELECT COUNT(*) FROM catalogue_author WHERE paper_id IN ({applied})")
+    execute(f"DELETE FROM catalogue_author WHERE paper_id IN ({applied})")
+    created = execute(
+        "INSERT INTO catalogue_author (paper_id, position, name) SELECT w.target_id, s.position, s.name "
+        "FROM stg_author s JOIN w_paper w ON w.pkey = s.pkey AND w.paper_stamp = s.stamp AND w.applied = 1"
+    )
+    # Authors are replaced as a list; report the net effect, not the rewrite.
+    return Counts(created=max(created - before, 0), deleted=max(before - created, 0))
+
+
+def introduced_in() -> None:
+    """The paper a method's or dataset's own record says introduced it (its details own that)."""
+    for kind in ("method", "dataset"):
+        execute(
+            f"UPDATE catalogue_{kind} SET introduced_in_id = (SELECT p.target_id FROM w_{kind} m "
+            f"JOIN w_paper p ON p.pkey = m.paper_pkey WHERE m.target_id = catalogue_{kind}.id) "
+            f"WHERE id IN (SELECT target_id FROM w_{kind} WHERE applied = 1)"
+        )

@@ -1,0 +1,340 @@
+"""Merging the things rows refer to: documents, repositories, areas, tasks, collections, methods,
+datasets, code bodies and entries, and leaderboards (in that order: each may name the ones before).
+
+Tasks, methods and datasets are merged by stamp group (``merge_named``): the name from the
+newest row that names the thing, the details from the newest of the archive's own records of
+it (``detailed``). Names that give one slug are one thing: the winning spelling is shown and
+the others kept in ``aliases``, and the load reports them.
+"""
+
+import json
+
+from catalogue.loader import schema
+from catalogue.loader.merge.resolve import Clash, where_from
+from catalogue.loader.merge.sql import (
+    Counts,
+    Group,
+    doc_id,
+    execute,
+    index_targets,
+    json_param,
+    materialize,
+    rows,
+    scalar,
+    stated,
+    temp_table,
+    upsert,
+    winners,
+)
+
+
+def documents(load_run_id) -> Counts:
+    temp_table("w_document", winners("stg_document", "url", "*"))
+    return upsert(
+        "w_document",
+        "catalogue_sourcedocument",
+        {"url": "url"},
+        [Group("stamp", stated(schema.TABLES["document"], schema.STAMP))],
+        extra_insert={"last_load_id": str(int(load_run_id)) if load_run_id else "NULL"},
+    )
+
+
+def repos() -> Counts:
+    temp_table("w_repo", winners("stg_repo", "key", "*"))
+    return upsert(
+        "w_repo",
+        "catalogue_repo",
+        {"key": "key"},
+        [Group("stamp", stated(schema.TABLES["repo"], schema.STAMP, document_id="NULL"))],
+    )
+
+
+def merge_named(
+    table: schema.Table,
+    target: str,
+    *,
+    order: str,
+    special: dict | None = None,
+    by_hand: tuple[str, ...] = (),
+) -> Counts:
+    """Merge ``stg_<table>`` by slug, each stamp group from its own winner (see the module docstring).
+
+    ``special`` gives, per group, columns merged otherwise than as staged (model field -> SQL);
+    ``by_hand``, columns of the details' winner kept in ``w_<table>`` for a later step (a task's
+    parent). Leaves ``w_<table>`` (with ``applied`` set where the DETAIL group was written) for
+    the lists the details own.
+    """
+    special = special or {}
+    stage = f"stg_{table.name}"
+    name_cols = [c.name for c in table.group(schema.STAMP)]
+    picked = [materialize(f"m_{table.name}_name", winners(stage, "slug", "*", order=order), "slug")]
+    select = ["n.slug", "n.stamp", *(f"n.{c}" for c in name_cols), "n.doc_url"]
+    joins = []
+    groups = [Group(schema.STAMP, stated(table, schema.STAMP, **special.get(schema.STAMP, {})))]
+    for group, condition in table.stated_by.items():
+        alias = f"g_{group}"
+        picked.append(
+            materialize(f"m_{table.name}_{group}", winners(stage, "slug", "*", where=condition), "slug")
+        )
+        select += [f"{alias}.{c.name}" for c in table.group(group)] + [f"{alias}.stamp AS {group}"]
+        if group == schema.DETAIL:
+            select += [f"{alias}.{c}" for c in by_hand]
+        joins.append(f"LEFT JOIN {picked[-1]} {alias} ON {alias}.slug = n.slug")
+        groups.append(Group(group, stated(table, group, **special.get(group, {}))))
+    temp_table(f"w_{table.name}", f"SELECT {', '.join(select)} FROM {picked[0]} n {' '.join(joins)}")
+    applied = schema.DETAIL if schema.DETAIL in table.stated_by else None
+    return upsert(f"w_{table.name}", target, {"slug": "slug"}, groups, applied=applied)
+
+
+def areas() -> Counts:
+    temp_table("w_area", winners("stg_area", "slug", "*", order="stamp DESC, name"))
+    return upsert(
+        "w_area",
+        "catalogue_area",
+        {"slug": "slug"},
+        [Group("stamp", stated(schema.TABLES["area"], schema.STAMP, document_id="NULL"))],
+    )
+
+
+def tasks() -> tuple[Counts, list[str]]:
+    counts = merge_named(
+        schema.TASK,
+        "catalogue_task",
+        order="stamp DESC, name",
+        special={schema.STAMP: {"document_id": "NULL"}},
+        by_hand=("parent_slug",),
+    )
+    # The tree and the areas are the details' (an evaluation table's task and its subtasks).
+    execute(
+        "UPDATE catalogue_task AS t SET parent_id = (SELECT p.id FROM catalogue_task p WHERE p.slug = "
+        "w.parent_slug) "
+        "FROM w_task w WHERE t.id = w.target_id AND w.applied = 1"
+    )
+    _replace_links(
+        "catalogue_task_areas",
+        "task_id",
+        "SELECT DISTINCT w.target_id, a.id FROM stg_task_area s JOIN w_task w ON w.slug = s.task_slug "
+        "AND w.detail_stamp = s.stamp AND w.applied = 1 JOIN catalogue_area a ON a.slug = s.area_slug",
+        "area_id",
+        "w_task",
+    )
+    return counts, aliases_of("task", "task", "/task/")
+
+
+def collections() -> Counts:
+    temp_table("w_collection", winners("stg_collection", "slug", "*", order="stamp DESC, name"))
+    area = "(SELECT a.id FROM catalogue_area a WHERE a.slug = w.area_slug)"
+    return upsert(
+        "w_collection",
+        "catalogue_methodcollection",
+        {"slug": "slug"},
+        [Group("stamp", stated(schema.TABLES["collection"], schema.STAMP, area_id=area, document_id="NULL"))],
+    )
+
+
+def methods() -> tuple[Counts, list[str]]:
+    # One document can name a method twice (in ``methods`` and ``methods_introduced``);
+    # the mention that states a full name wins over the one that does not.
+    counts = merge_named(
+        schema.METHOD,
+        "catalogue_method",
+        order="stamp DESC, CASE WHEN full_name IS NULL THEN 1 ELSE 0 END, name",
+        special={schema.STAMP: {"document_id": "NULL"}},
+        by_hand=("paper_pkey",),
+    )
+    _replace_links(
+        "catalogue_method_collections",
+        "method_id",
+        "SELECT DISTINCT w.target_id, c.id FROM stg_method_collection s JOIN w_method w ON w.slug = "
+        "s.method_slug "
+        "AND w.detail_stamp = s.stamp AND w.applied = 1 "
+        "JOIN catalogue_methodcollection c ON c.slug = s.collection_slug",
+        "methodcollection_id",
+        "w_method",
+    )
+    return counts, aliases_of("method", "method", "/method/")
+
+
+def datasets() -> tuple[Counts, list[str]]:
+    counts = merge_named(
+        schema.DATASET,
+        "catalogue_dataset",
+        order="stamp DESC, name",
+        special={schema.STAMP: {"document_id": "NULL"}},
+        by_hand=("paper_pkey",),
+    )
+    _replace_links(
+        "catalogue_dataset_tasks",
+        "dataset_id",
+        "SELECT DISTINCT w.target_id, t.id FROM stg_dataset_task s JOIN w_dataset w ON w.slug = "
+        "s.dataset_slug "
+        "AND w.detail_stamp = s.stamp AND w.applied = 1 JOIN catalogue_task t ON t.slug = s.task_slug",
+        "task_id",
+        "w_dataset",
+    )
+    # A subdataset's table names the dataset it is part of: kept once known.
+    parent_name = "(SELECT MIN(s.parent_name) FROM stg_dataset s WHERE s.slug = catalogue_dataset.slug)"
+    execute(
+        "UPDATE catalogue_dataset SET parent_id = (SELECT p.id FROM catalogue_dataset p WHERE p.slug = "
+        "COALESCE("
+        f"(SELECT MIN(r.slug) FROM r_dataset_names r WHERE r.name = {parent_name}), "
+        f"(SELECT MIN(c.slug) FROM catalogue_dataset c WHERE c.name = {parent_name}))) "
+        "WHERE parent_id IS NULL AND slug IN (SELECT slug FROM stg_dataset WHERE parent_name IS NOT NULL)"
+    )
+    return counts, aliases_of("dataset", "dataset", "/dataset/")
+
+
+def _replace_links(through: str, own: str, select_sql: str, other: str, w: str) -> None:
+    """A many-to-many list owned by the details: rewritten for the rows whose details were written."""
+    execute(f"DELETE FROM {through} WHERE {own} IN (SELECT target_id FROM {w} WHERE applied = 1)")
+    execute(f"INSERT INTO {through} ({own}, {other}) {select_sql}")
+
+
+def aliases_of(kind: str, stage: str, address: str) -> list[str]:
+    """Record every other spelling of a name that gave one slug; a warning for each thing so named.
+
+    The aliases are the names this load gave the thing, and those it had, but the one shown. A
+    name that is only the slug again (a task named by its slug alone) is no spelling of its own.
+    """
+    spelled = f"SELECT slug FROM stg_{stage} WHERE name <> slug GROUP BY slug HAVING COUNT(DISTINCT name) > 1"
+    found = rows(
+        f"SELECT s.slug, s.name, s.doc_url, t.name, t.aliases FROM stg_{stage} s "
+        f"JOIN catalogue_{kind} t ON t.slug = s.slug "
+        f"WHERE s.name <> s.slug AND s.slug IN ({spelled}) ORDER BY s.slug, s.name"
+    )
+    by_slug: dict[str, tuple[str, list, dict[str, set]]] = {}
+    for slug, name, doc_url, shown, stored in found:
+        stored = json.loads(stored) if isinstance(stored, str) else (stored or [])
+        by_slug.setdefault(slug, (shown, stored, {}))[2].setdefault(name, set()).add((doc_url, 0))
+    warnings = []
+    for slug, (shown, stored, names) in by_slug.items():
+        aliases = sorted((set(stored) | set(names)) - {shown})
+        if aliases != sorted(stored):
+            execute(
+                f"UPDATE catalogue_{kind} SET aliases = {json_param()} WHERE slug = %s",
+                [json.dumps(aliases, ensure_ascii=False), slug],
+            )
+        spellings = " / ".join(repr(n) for n in sorted(names))
+        files = where_from(set().union(*names.values()) - {(None, 0)})
+        warnings.append(
+            f"{spellings} are one {kind}, {address}{slug}, shown as {shown!r} (named so by {files})"
+        )
+    return warnings
+
+
+def bodies() -> Counts:
+    staged = "(SELECT DISTINCT sha AS v FROM stg_body) s"
+    exists = "EXISTS (SELECT 1 FROM catalogue_codebody t WHERE t.sha256_prefix = s.v)"
+    unchanged = scalar(f"SELECT COUNT(*) FROM {staged} WHERE {exists}")
+    created = execute(
+        f"INSERT INTO catalogue_codebody (sha256_prefix) SELECT s.v FROM {staged} WHERE NOT {exists}"
+    )
+    return Counts(created=created, unchanged=unchanged)
+
+
+def entries(clashes: list[Clash]) -> Counts:
+    temp_table("w_entry", winners("stg_entry", "name", "*", order="stamp DESC, slug"))
+    # A claim is stated by the entry's own document only; keep the newest one stated.
+    execute(
+        "UPDATE w_entry SET claim = (SELECT s.claim FROM stg_entry s WHERE s.name = w_entry.name "
+        "AND s.claim IS NOT NULL ORDER BY s.stamp DESC LIMIT 1) WHERE claim IS NULL"
+    )
+    found = rows(
+        "SELECT w.slug, w.name FROM w_entry w WHERE w.slug IN (SELECT slug FROM w_entry GROUP BY slug "
+        "HAVING COUNT(*) > 1) "
+        "UNION SELECT w.slug, e.name FROM w_entry w JOIN catalogue_codeentry e ON e.slug = w.slug AND "
+        "e.name <> w.name "
+        "UNION SELECT w.slug, w.name FROM w_entry w JOIN catalogue_codeentry e ON e.slug = w.slug AND "
+        "e.name <> w.name"
+    )
+    by_slug: dict[str, set[str]] = {}
+    for slug, name in found:
+        by_slug.setdefault(slug, set()).add(name)
+    for slug, names in sorted(by_slug.items()):
+        units = {
+            (url, 0)
+            for (url,) in rows(
+                "SELECT DISTINCT doc_url FROM stg_entry WHERE doc_url IS NOT NULL AND (slug = %s OR name IN ("
+                + ", ".join(["%s"] * len(names))
+                + "))",
+                [slug, *sorted(names)],
+            )
+        }
+        units |= {
+            (url, 0)
+            for (url,) in rows(
+                "SELECT DISTINCT doc_url FROM stg_sample WHERE entry_name IN ("
+                + ", ".join(["%s"] * len(names))
+                + ")",
+                sorted(names),
+            )
+        }
+        clashes.append(
+            Clash(
+                f"code entries {' and '.join(repr(n) for n in sorted(names))} both claim the address "
+                f"/code/{slug}"
+                f" ({where_from(units) or 'the catalogue'})",
+                units,
+            )
+        )
+        execute("DELETE FROM w_entry WHERE slug = %s", [slug])
+    return upsert(
+        "w_entry",
+        "catalogue_codeentry",
+        {"name": "name"},
+        [Group("stamp", stated(schema.TABLES["entry"], schema.STAMP, document_id=doc_id("w.doc_url")))],
+    )
+
+
+def leaderboards(clashes: list[Clash]) -> Counts:
+    source = materialize(
+        "r_leaderboard",
+        "SELECT s.*, t.id AS task_id, d.id AS dataset_id FROM stg_leaderboard s "
+        "JOIN catalogue_task t ON t.slug = s.task_slug JOIN catalogue_dataset d ON d.slug = s.dataset_slug",
+        "seq",
+    )
+    slugs = materialize(
+        "m_leaderboard_slug", winners(source, "task_id, dataset_id", "*", order="stamp DESC, slug")
+    )
+    tables = materialize(
+        "m_leaderboard_table",
+        winners(source, "task_id, dataset_id", "*", where="metrics IS NOT NULL"),
+        "task_id",
+    )
+    temp_table(
+        "w_leaderboard",
+        f"SELECT n.task_id, n.dataset_id, n.slug, n.stamp, n.doc_url, n.rec, b.metrics, b.description, "
+        f"b.stamp AS table_stamp FROM {slugs} n LEFT JOIN {tables} b "
+        "ON b.task_id = n.task_id AND b.dataset_id = n.dataset_id",
+    )
+    # One address for two task × dataset pairs (in this load, or against the catalogue) cannot be.
+    found = rows(
+        "SELECT w.slug FROM w_leaderboard w GROUP BY w.slug HAVING COUNT(*) > 1 "
+        "UNION SELECT w.slug FROM w_leaderboard w JOIN catalogue_leaderboard b ON b.slug = w.slug "
+        "AND (b.task_id <> w.task_id OR b.dataset_id <> w.dataset_id) ORDER BY 1"
+    )
+    for (slug,) in found:
+        units = set(
+            rows("SELECT DISTINCT doc_url, COALESCE(rec, 0) FROM stg_leaderboard WHERE slug = %s", [slug])
+        )
+        pairs = rows(
+            "SELECT DISTINCT task_slug, dataset FROM stg_leaderboard WHERE slug = %s ORDER BY 1, 2", [slug]
+        )
+        described = "; ".join(f"{task} × {dataset!r}" for task, dataset in pairs)
+        clashes.append(
+            Clash(
+                f"/sota/{slug} is claimed by two task × dataset pairs ({described}) in {where_from(units)}",
+                units,
+            )
+        )
+        execute("DELETE FROM w_leaderboard WHERE slug = %s", [slug])
+    index_targets("w_leaderboard")
+    return upsert(
+        "w_leaderboard",
+        "catalogue_leaderboard",
+        {"task_id": "task_id", "dataset_id": "dataset_id"},
+        [
+            Group("stamp", stated(schema.LEADERBOARD, schema.STAMP, document_id="NULL")),
+            Group(schema.TABLE, stated(schema.LEADERBOARD, schema.TABLE)),
+        ],
+    )

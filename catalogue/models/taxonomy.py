@@ -1,0 +1,125 @@
+"""The archive's vocabularies: areas, tasks (a tree), method collections, methods and datasets.
+
+Each is identified by its slug, the address Papers with Code gave it. Names that differ only
+by case, spaces or punctuation give the same slug and so are one thing: the name shown is the
+winning spelling, the others are kept in ``aliases`` (the loader reports them).
+"""
+
+from django.db import models
+from django.urls import reverse
+
+from catalogue.models.provenance import Harvested
+
+
+class Area(Harvested):
+    """A research area (Computer Vision, Natural Language Processing…): a task's categories."""
+
+    slug = models.CharField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Task(Harvested):
+    slug = models.CharField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    description = models.TextField(blank=True)
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="subtasks"
+    )
+    areas = models.ManyToManyField(Area, related_name="tasks", blank=True)
+    synonyms = models.JSONField(default=list, blank=True)
+    source_link = models.JSONField(null=True, blank=True)  # {title, url}
+    aliases = models.JSONField(default=list, blank=True)
+    detail_stamp = models.CharField(max_length=100, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("task", args=[self.slug])
+
+
+class MethodCollection(Harvested):
+    """A collection methods belong to (Convolutional Neural Networks, Optimization…)."""
+
+    slug = models.CharField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    area = models.ForeignKey(
+        Area, null=True, blank=True, on_delete=models.SET_NULL, related_name="collections"
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Method(Harvested):
+    slug = models.CharField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    full_name = models.CharField(max_length=1000, blank=True)
+    description = models.TextField(blank=True)  # markdown, as the archive gives it
+    introduced_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    source_url = models.URLField(max_length=1000, blank=True)
+    source_title = models.TextField(blank=True)
+    code_snippet_url = models.URLField(max_length=1000, blank=True)
+    num_papers = models.PositiveIntegerField(null=True, blank=True)  # as the archive counted them
+    # The paper methods.json says introduced it; a paper document says so in its methods_introduced.
+    introduced_in = models.ForeignKey(
+        "Paper", null=True, blank=True, on_delete=models.SET_NULL, related_name="methods_introduced_here"
+    )
+    collections = models.ManyToManyField(MethodCollection, related_name="methods", blank=True)
+    aliases = models.JSONField(default=list, blank=True)
+    detail_stamp = models.CharField(max_length=100, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [models.Index(fields=["name"])]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("method", args=[self.slug])
+
+
+class Dataset(Harvested):
+    """A dataset: one of the archive's (``datasets.json``), or one a leaderboard or paper names."""
+
+    slug = models.CharField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    full_name = models.CharField(max_length=1000, blank=True)
+    description = models.TextField(blank=True)
+    homepage = models.URLField(max_length=1000, blank=True)
+    introduced_date = models.DateField(null=True, blank=True)
+    modalities = models.JSONField(default=list, blank=True)
+    languages = models.JSONField(default=list, blank=True)
+    variants = models.JSONField(default=list, blank=True)
+    num_papers = models.PositiveIntegerField(null=True, blank=True)
+    data_loaders = models.JSONField(default=list, blank=True)  # [{url, repo, frameworks}]
+    # The paper datasets.json says introduced it; a paper document says so in its datasets_introduced.
+    introduced_in = models.ForeignKey(
+        "Paper", null=True, blank=True, on_delete=models.SET_NULL, related_name="datasets_introduced_here"
+    )
+    # A table's subdataset ("CoNLL-2014 (Restricted)") is a dataset of its own, under its parent.
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="subdatasets"
+    )
+    tasks = models.ManyToManyField(Task, related_name="datasets", blank=True)
+    aliases = models.JSONField(default=list, blank=True)
+    detail_stamp = models.CharField(max_length=100, blank=True, editable=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["name"])]
+
+    def __str__(self):
+        return self.name
