@@ -557,8 +557,10 @@ def test_leaderboard_sorts_error_metrics_lower_first(client, db):
 
 def test_leaderboard_can_sort_by_another_metric(client, db):
     board = make_leaderboard()
-    make_result(leaderboard=board, model="a", metrics={"Accuracy": "90", "Params": "10M"})
-    make_result(leaderboard=board, model="b", metrics={"Accuracy": "80", "Params": "20M"})
+    # Params is a cost, fewer first (it was read as higher-better, like every name that was
+    # not an error, until catalogue.metrics knew costs): b's 10M ranks it first by Params.
+    make_result(leaderboard=board, model="a", metrics={"Accuracy": "90", "Params": "20M"})
+    make_result(leaderboard=board, model="b", metrics={"Accuracy": "80", "Params": "10M"})
     assert [r.model for r in client.get(board.get_absolute_url()).context["results"]] == ["a", "b"]
     sorted_by_params = client.get(board.get_absolute_url() + "?metric=Params").context["results"]
     assert [r.model for r in sorted_by_params] == ["b", "a"]

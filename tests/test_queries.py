@@ -405,8 +405,9 @@ def test_leaderboard_page_ranks_by_the_metric_most_results_state():
 
 def test_leaderboard_page_ranks_by_an_asked_metric_only_if_a_result_states_it():
     board = make_leaderboard()
-    a = make_result(leaderboard=board, model="a", metrics={"Accuracy": "90", "Params": "10M"})
-    b = make_result(leaderboard=board, model="b", metrics={"Accuracy": "80", "Params": "20M"})
+    # Params is a cost, fewer first: b's 10M ranks it first when the board is ranked by Params.
+    a = make_result(leaderboard=board, model="a", metrics={"Accuracy": "90", "Params": "20M"})
+    b = make_result(leaderboard=board, model="b", metrics={"Accuracy": "80", "Params": "10M"})
     by_params = queries.leaderboard_page(board, "Params")
     assert (by_params.metric, by_params.metric_names) == ("Params", ["Params", "Accuracy"])
     assert pks(by_params.results) == pks([b, a])
