@@ -207,7 +207,7 @@ def _papers_with_documents():
             Prefetch(
                 "results",
                 queryset=Result.objects.select_related("leaderboard__task", "leaderboard__dataset").order_by(
-                    "leaderboard__slug", "model"
+                    "leaderboard__slug", "model", "row_key"
                 ),
             ),
             Prefetch(

@@ -97,6 +97,27 @@ class RepoRef:
 _REPO_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
 
 
+CODE_HOSTS = frozenset(
+    {
+        "bitbucket.org",
+        "codeberg.org",
+        "gitee.com",
+        "sourceforge.net",
+        "huggingface.co",
+        "git.sr.ht",
+        "code.google.com",
+    }
+)
+
+
+def is_code_host(host: str) -> bool:
+    """A host that serves repositories: GitHub, GitLab (and self-hosted ones: ``gitlab.inria.fr``,
+    ``git.example.org``), Gitee, Bitbucket and the like; not a project's homepage (``*.github.io``)."""
+    if host.endswith((".github.io", ".gitlab.io", ".readthedocs.io")):
+        return False
+    return host in CODE_HOSTS or host.startswith(("github.", "gitlab.", "git."))
+
+
 @functools.lru_cache(maxsize=65536)  # the same repositories recur across many samples
 def parse_repo(value: str) -> RepoRef | None:
     """A repository from ``owner/name`` or an http(s) URL, or None if it names none.
@@ -105,12 +126,14 @@ def parse_repo(value: str) -> RepoRef | None:
     FleetX plus the sub-path ``tree/develop/examples/pipeline``; ``.git`` endings and
     ``%20`` are undone; the host defaults to github.com for the bare form.
     """
-    value = value.strip()
+    value = value.strip().rstrip(")]>.,;'\"")  # markdown residue: "[code](https://github.com/a/b)."
     if "://" in value:
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             return None
         host = parts.hostname.lower().removeprefix("www.")
+        if not is_code_host(host):
+            return None
         segments = [unquote(s).strip() for s in parts.path.split("/") if s.strip()]
     else:
         host = "github.com"

@@ -194,7 +194,7 @@ def paper_page(paper: Paper) -> PaperPage:
     )
     results = list(
         paper.results.select_related("leaderboard__task", "leaderboard__dataset").order_by(
-            "leaderboard__task__name", "leaderboard__dataset__name", "model"
+            "leaderboard__task__name", "leaderboard__dataset__name", "model", "row_key"
         )
     )
     samples = list(
@@ -282,10 +282,14 @@ def repo_links_page(repo: Repo, *, after: str | None = None, before: str | None 
 
 
 def leaderboard_results(leaderboard: Leaderboard) -> list[Result]:
-    """Every result on a leaderboard with its paper, in archive order (the page sorts by metric)."""
+    """Every result on a leaderboard with its paper (if it names one), in archive order."""
     return list(
         leaderboard.results.select_related("paper").order_by(
-            F("rank_in_archive_order").asc(nulls_last=True), "paper__month", "id"
+            # ends on the row's own key, not the id: the same order on every database
+            F("rank_in_archive_order").asc(nulls_last=True),
+            "paper__month",
+            "model",
+            "row_key",
         )
     )
 
@@ -294,35 +298,56 @@ def leaderboard_results(leaderboard: Leaderboard) -> list[Result]:
 class LeaderboardPage:
     results: list[Result]  # every result, best first by ``metric``
     metric: str | None  # the column the board is ranked by (None: no result states a metric)
-    metric_names: list[str]  # every metric the results state, the ranking one first
-    lower_is_better: bool
-    over_time: list[charts.Point]  # each result with a value and a month: (when, value, label)
+    metric_names: list[str]  # the table's columns in its order (else every metric stated), ranking one first
+    direction: str | None  # "higher", "lower", or None: not known from the metric's name
+    over_time: list[charts.Point]  # each result with a value and a date: (when, value, label)
+
+    @property
+    def lower_is_better(self) -> bool:
+        return self.direction == "lower"
 
 
 def leaderboard_page(board: Leaderboard, metric: str = "") -> LeaderboardPage:
-    """A leaderboard ranked by ``metric`` when its results state it, else by its primary metric."""
+    """A leaderboard ranked by ``metric`` when its results state it, else as the field ranks it.
+
+    A table the archive gives ranks by its first quality column (``sota.metrics`` order, never a
+    cost column beside a quality one); a board without one, by the metric most results state.
+    """
     results = leaderboard_results(board)
-    names = sorted({name for r in results for name in (r.metrics or {}) if isinstance(name, str)})
-    if metric not in names:
-        metric = metrics.primary_metric(r.metrics for r in results)
+    stated = {name for r in results for name in (r.metrics or {}) if isinstance(name, str)}
+    columns = [name for name in board.metrics or [] if name in stated]
+    names = columns + sorted(stated - set(columns))
+    if metric not in stated:
+        metric = (
+            metrics.ranking_metric(columns) if columns else metrics.primary_metric(r.metrics for r in results)
+        )
     if metric:
         names = [metric] + [name for name in names if name != metric]  # the sorting column first
     ordered = metrics.ordered(results, metric, lambda r: r.metrics)
     points = []
     for result in ordered:
         value = metrics.parse((result.metrics or {}).get(metric)) if metric else None
-        when = metrics.fractional_year(result.paper.month)
+        when = metrics.fractional_year(result.paper.month if result.paper else _month(result.paper_date))
         if value is not None and when is not None:
-            points.append(
-                charts.Point(when, value, f"{result.model} ({result.paper.title or result.paper.slug})")
-            )
+            points.append(charts.Point(when, value, f"{result.model} ({result_source(result)})"))
     return LeaderboardPage(
         results=ordered,
         metric=metric,
         metric_names=names,
-        lower_is_better=metrics.lower_is_better(metric) if metric else False,
+        direction=metrics.direction(metric) if metric else None,
         over_time=points,
     )
+
+
+def _month(date) -> str:
+    return date.isoformat()[:7] if date else ""
+
+
+def result_source(result: Result) -> str:
+    """What a result row comes from, in words: its paper's title, or what the row names instead."""
+    if result.paper:
+        return result.paper.title or result.paper.slug
+    return result.paper_title or result.paper_url or "no paper"
 
 
 def leaderboards_of(

@@ -383,6 +383,7 @@ def leaderboard_detail(request, slug: str):
         metric=metric,
         metric_names=data.metric_names,
         lower_is_better=lower,
+        direction=data.direction,
         chart=chart,
     )
 

@@ -7,7 +7,7 @@ def _paper(paper_id, papers):
     return papers[paper_id]
 
 
-def catalogue_state() -> dict:
+def catalogue_state(exclude=("id", "created_at", "last_load", "version")) -> dict:
     papers = {p.id: p.arxiv_id or p.slug for p in m.Paper.objects.all()}
     repos = dict(m.Repo.objects.values_list("id", "key"))
     docs = dict(m.SourceDocument.objects.values_list("id", "url"))
@@ -16,7 +16,9 @@ def catalogue_state() -> dict:
     boards = dict(m.Leaderboard.objects.values_list("id", "slug"))
     tasks = dict(m.Task.objects.values_list("id", "slug"))
     methods = dict(m.Method.objects.values_list("id", "slug"))
-    datasets = dict(m.Dataset.objects.values_list("id", "name"))
+    datasets = dict(m.Dataset.objects.values_list("id", "slug"))
+    areas = dict(m.Area.objects.values_list("id", "slug"))
+    collections = dict(m.MethodCollection.objects.values_list("id", "slug"))
     maps = {
         "paper": papers,
         "repo": repos,
@@ -27,10 +29,13 @@ def catalogue_state() -> dict:
         "leaderboard": boards,
         "task": tasks,
         "dataset": datasets,
+        "area": areas,
+        "introduced_in": papers,
     }
+    parents = {m.Task: tasks, m.Dataset: datasets}
 
     # version counts writes (for optimistic locking); it is not content.
-    def rows(model, exclude=("id", "created_at", "last_load", "version")):
+    def rows(model):
         out = []
         for obj in model.objects.all():
             row = {}
@@ -39,7 +44,8 @@ def catalogue_state() -> dict:
                     continue
                 value = getattr(obj, field.attname)
                 if field.is_relation:
-                    value = maps[field.name].get(value) if value is not None else None
+                    targets = parents[model] if field.name == "parent" else maps[field.name]
+                    value = targets.get(value) if value is not None else None
                 row[field.name] = value
             out.append(repr(sorted(row.items())))
         return sorted(out)
@@ -51,7 +57,9 @@ def catalogue_state() -> dict:
             m.Paper,
             m.PaperSlug,
             m.Author,
+            m.Area,
             m.Task,
+            m.MethodCollection,
             m.Method,
             m.Dataset,
             m.Leaderboard,
@@ -71,6 +79,14 @@ def catalogue_state() -> dict:
         (papers[p], methods[x])
         for p, x in m.Paper.methods.through.objects.values_list("paper_id", "method_id")
     )
+    for name, through, left, right in (
+        ("task_areas", m.Task.areas.through, tasks, areas),
+        ("method_collections", m.Method.collections.through, methods, collections),
+        ("dataset_tasks", m.Dataset.tasks.through, datasets, tasks),
+        ("datasets_introduced", m.Paper.datasets_introduced.through, papers, datasets),
+    ):
+        fields = [f.attname for f in through._meta.concrete_fields if f.is_relation]
+        state[name] = sorted((left[a], right[b]) for a, b in through.objects.values_list(*fields))
     state["methods_introduced"] = sorted(
         (papers[p], methods[x])
         for p, x in m.Paper.methods_introduced.through.objects.values_list("paper_id", "method_id")
@@ -90,9 +106,11 @@ def wipe() -> None:
         m.PaperSlug,
         m.Paper,
         m.Leaderboard,
+        m.Dataset,
         m.Task,
         m.Method,
-        m.Dataset,
+        m.MethodCollection,
+        m.Area,
         m.CodeEntry,
         m.CodeBody,
         m.Repo,

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from catalogue import export
 from catalogue import models as m
+from tests.api_helpers import api_state
 from tests.conftest import ROOT, SEEDS, load
 from tests.dump import wipe
 
@@ -23,69 +24,6 @@ V1 = "/api/v1"
 @pytest.fixture(autouse=True)
 def _no_throttle(settings):
     settings.API_THROTTLE_ANON = "off"
-
-
-def walk(client, url):
-    rows, page = [], client.get(url, {"items_per_page": 50})
-    assert page.status_code == 200, (url, page.content[:300])
-    page = page.json()
-    while True:
-        rows += page["results"]
-        if not page["next"]:
-            return rows
-        page = client.get(page["next"]).json()
-
-
-def api_state(client) -> dict:
-    """Every API response about the catalogue, by URL (lists walked whole)."""
-    state: dict[str, object] = {}
-
-    def lst(url):
-        rows = walk(client, url)
-        if url.endswith("samples/"):
-            # Places come in id order (the one indexed total order); ids are the database's own.
-            rows = sorted(rows, key=lambda r: json.dumps(r, sort_keys=True))
-        state[url] = rows
-        return rows
-
-    def one(url):
-        response = client.get(url)
-        assert response.status_code == 200, (url, response.content[:300])
-        state[url] = response.json()
-        return state[url]
-
-    for paper in lst(f"{V1}/papers/"):
-        detail = one(f"{V1}/papers/{paper['id']}/")
-        for alias in detail["aliases"]:
-            one(f"{V1}/papers/{alias}/")
-        if paper["arxiv_id"]:
-            one(f"{V1}/papers/{paper['arxiv_id']}/")
-        for child in ("repositories", "tasks", "methods", "results", "samples"):
-            lst(f"{V1}/papers/{paper['id']}/{child}/")
-    for repo in lst(f"{V1}/repositories/"):
-        base = f"{V1}/repositories/{repo['owner']}/{repo['name']}/"
-        one(base)
-        lst(base + "papers/")
-        lst(base + "samples/")
-    for task in lst(f"{V1}/tasks/"):
-        one(f"{V1}/tasks/{task['id']}/")
-        lst(f"{V1}/tasks/{task['id']}/papers/")
-        lst(f"{V1}/tasks/{task['id']}/evaluations/")
-    for method in lst(f"{V1}/methods/"):
-        one(f"{V1}/methods/{method['id']}/")
-    for board in lst(f"{V1}/evaluations/"):
-        base = f"{V1}/evaluations/{board['id']}/"
-        one(base)
-        for metric in lst(base + "metrics/"):
-            one(f"{base}metrics/{metric['id']}/")
-        for result in lst(base + "results/"):
-            one(f"{base}results/{result['id']}/")
-    for entry in lst(f"{V1}/code-entries/"):
-        one(f"{V1}/code-entries/{entry['id']}/")
-        lst(f"{V1}/code-entries/{entry['id']}/samples/")
-    lst(f"{V1}/samples/")
-    lst(f"{V1}/search/")
-    return state
 
 
 def round_trip(tmp_path) -> tuple[dict, dict, export.ExportResult]:

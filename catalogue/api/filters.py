@@ -173,13 +173,20 @@ class StableOrderingFilter(df.OrderingFilter):
         return qs.order_by(*fields, tiebreak)
 
 
+def _dataset(value: str) -> Dataset | None:
+    """A dataset by its id (slug), or by a name it has or the slug that name gives."""
+    return (
+        Dataset.objects.filter(slug=value).first()
+        or Dataset.objects.filter(name=value).order_by("slug").first()
+        or Dataset.objects.filter(slug=identities.name_slug(value)).first()
+    )
+
+
 class DatasetFilter(LookupFilter):
-    """A dataset by its name."""
+    """A dataset by its id (slug) or name."""
 
     def __init__(self, *args, **kwargs):
-        super().__init__(
-            *args, resolve=lambda name: Dataset.objects.filter(name=name).first(), what="dataset", **kwargs
-        )
+        super().__init__(*args, resolve=_dataset, what="dataset", **kwargs)
 
 
 def _slug_choice(model, field_name, help_text, to_field="slug", **kwargs):
@@ -426,9 +433,7 @@ class MethodFilter(TaskFilter):
 class EvaluationFilter(df.FilterSet):
     q = df.CharFilter(field_name="slug", lookup_expr="icontains", help_text="Part of the id.")
     task = _slug_choice(Task, "task", "Leaderboards of this task (task id).")
-    dataset = _slug_choice(
-        Dataset, "dataset", "Leaderboards on this dataset (dataset name).", to_field="name"
-    )
+    dataset = DatasetFilter(field_name="dataset", help_text="Leaderboards on this dataset (its id or name).")
     paper = paper_filter(method="filter_paper")
 
     class Meta:

@@ -1,6 +1,6 @@
 """Ids of API objects that have no column of their own, derived from their natural keys.
 
-A result row is (paper, leaderboard, model) and a metric is a name within a leaderboard;
+A result row is (leaderboard, paper or none, what the row says) and a metric is a name within a leaderboard;
 their ids are built from those keys (never from database ids), so they are the same on
 every database that holds the same catalogue, reload or not.
 """
@@ -11,10 +11,11 @@ from django.utils.text import slugify
 
 
 def result_id(result) -> str:
-    """Stable within its leaderboard: a hash of the paper's identity and the model name."""
+    """Unique within its leaderboard: a hash of the paper's identity (none for a row that names no
+    paper) and the row's own key (its model, metrics and additional data: ``Result.row_key``)."""
     paper = result.paper
-    key = f"{paper.arxiv_id or 'slug:' + paper.slug}\x1f{result.model}"
-    return hashlib.sha256(key.encode()).hexdigest()[:16]
+    who = (paper.arxiv_id or "slug:" + paper.slug) if paper else "-"
+    return hashlib.sha256(f"{who}\x1f{result.row_key}".encode()).hexdigest()[:16]
 
 
 def metric_ids(names: list[str]) -> list[tuple[str, str]]:

@@ -70,7 +70,7 @@ def paper_code_links(paper: Paper) -> QuerySet[CodeLink]:
 
 def paper_results(paper: Paper) -> QuerySet[Result]:
     return paper.results.select_related("paper", "leaderboard__task", "leaderboard__dataset").order_by(
-        "leaderboard__slug", "model"
+        "leaderboard__slug", "model", "row_key"
     )
 
 
@@ -121,7 +121,7 @@ def leaderboards() -> QuerySet[Leaderboard]:
 
 def leaderboard_results(board: Leaderboard) -> QuerySet[Result]:
     return board.results.select_related("paper", "leaderboard__task", "leaderboard__dataset").order_by(
-        F("rank_in_archive_order").asc(nulls_last=True), "model", "paper__slug"
+        F("rank_in_archive_order").asc(nulls_last=True), "model", "paper__slug", "row_key"
     )
 
 

@@ -281,27 +281,33 @@ class ResultSerializer(serializers.Serializer):
         child=serializers.CharField(allow_null=True), help_text="As given: '84.4%'."
     )
     methodology = serializers.CharField(source="model")
-    uses_additional_data = serializers.SerializerMethodField(
-        help_text="false also where the archive does not say (see uses_additional_data_stated)."
+    uses_additional_data = serializers.BooleanField(
+        allow_null=True, help_text="null where the archive does not say."
     )
-    paper = serializers.CharField(source="paper.slug")
+    paper = serializers.CharField(
+        source="paper.slug", allow_null=True, default=None, help_text="null for a row that names no paper."
+    )
     best_metric = NullString()
     evaluated_on = serializers.SerializerMethodField(help_text="The paper's date (YYYY-MM-DD), if known.")
-    external_source_url = NullString()
+    external_source_url = serializers.SerializerMethodField(
+        help_text="For a row that names no paper of the catalogue: the address the row gives, if any."
+    )
     evaluation = serializers.CharField(source="leaderboard.slug")
     task = serializers.CharField(source="leaderboard.task.slug")
     dataset = serializers.CharField(source="leaderboard.dataset.name")
     rank_of = serializers.IntegerField(source="of", allow_null=True, help_text="Rows on the leaderboard.")
     uses_additional_data_stated = serializers.BooleanField(source="uses_additional_data", allow_null=True)
+    paper_title = serializers.CharField(help_text='The paper as the row names it ("" when not given).')
 
     def get_id(self, result) -> str:
         return ids.result_id(result)
 
-    def get_uses_additional_data(self, result) -> bool:
-        return bool(result.uses_additional_data)
-
     def get_evaluated_on(self, result) -> str | None:
-        return result.paper.date.isoformat() if result.paper.date else None
+        date = result.paper.date if result.paper else result.paper_date
+        return date.isoformat() if date else None
+
+    def get_external_source_url(self, result) -> str | None:
+        return None if result.paper else (result.paper_url or None)
 
 
 # --- the catalogue's own --------------------------------------------------------------------

@@ -168,6 +168,8 @@ class _Prefixed:
         self.head, self.stream = head, stream
 
     def read(self, size: int = -1) -> bytes:
+        if size == 0:  # ijson asks for nothing first, to learn whether the stream is bytes or text
+            return b""
         if self.head:
             out, self.head = self.head, b""
             return out
@@ -194,6 +196,8 @@ def _jsonable(value):
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, list):
+        if value and all(isinstance(v, tuple) and len(v) == 2 for v in value):  # a Parquet MAP
+            return {str(k): _jsonable(v) for k, v in value}
         return [_jsonable(v) for v in value]
     if isinstance(value, dt.datetime | dt.date):
         return value.isoformat()
@@ -287,9 +291,12 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
         title=title.strip() if title is not None else None,
         title_source=TitleSource.ARCHIVE if title is not None else None,
         **dates(r, arxiv_id),
-        **schema.PAPER.read(r, schema.PAPER_DOCUMENT),
+        **{
+            **schema.PAPER.read(r, schema.PAPER_DOCUMENT),
+            # where the record came from, not a field of the record
+            "source": json.dumps({**ctx.source, "row_kind": "abstracts"}),
+        },
         **schema.PAPER.read(r, schema.ARCHIVE_RECORD),
-        source=json.dumps({**ctx.source, "row_kind": "abstracts"}),
         doc_url=out.url,
         rec=ctx.unit(),
     )
@@ -347,7 +354,7 @@ def _read_task(out: Parsed, t: Fields, ctx: _Context, parent: str | None = None)
     )
     for area in dict.fromkeys(a.strip() for a in text_list(t, "categories") if a.strip()):
         out.add("area", slug=identities.name_slug(area), name=area, stamp=stamp)
-        out.add("task_area", task_slug=task_slug, area_slug=identities.name_slug(area), stamp=stamp)
+        out.add("task_area", task_slug=task_slug, area_slug=identities.name_slug(area), stamp="1|" + stamp)
     for d in t.objects("datasets"):
         with out.row("table"):
             _read_table(out, d, task_slug, ctx)
@@ -463,14 +470,19 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
                 out.add("area", slug=area_slug, name=area_name or area_slug, stamp=stamp)
             collection_slug = identities.name_slug(collection)
             out.add("collection", slug=collection_slug, name=collection, area_slug=area_slug, stamp=stamp)
-            out.add("method_collection", method_slug=slug, collection_slug=collection_slug, stamp=stamp)
+            out.add(
+                "method_collection", method_slug=slug, collection_slug=collection_slug, stamp="2|" + stamp
+            )
 
 
 def _introducing_paper(out: Parsed, record: Fields, ctx: _Context) -> str | None:
     """The paper a method or dataset record says introduced it (``{title, url}``, or a bare title)."""
-    value = record.value.get("paper")
-    if isinstance(value, dict):
-        paper = record.obj("paper")
+    paper = (
+        record.obj("paper")
+        if not isinstance(record.value.get("paper"), str) or record.value["paper"][:1] == "{"
+        else None
+    )
+    if paper is not None:
         slug, arxiv_id = identities.paper_from_url(paper.str("url"))
         if slug:
             return mention_paper(out, slug, arxiv_id, ctx.stamp, title=paper.str("title"), rec=ctx.unit())
@@ -509,7 +521,7 @@ def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
             out.add(
                 "task", slug=task_slug, name=task_name, stamp="1|" + stamp, detailed=False, doc_url=out.url
             )
-            out.add("dataset_task", dataset_slug=slug, task_slug=task_slug, stamp=stamp)
+            out.add("dataset_task", dataset_slug=slug, task_slug=task_slug, stamp="2|" + stamp)
 
 
 def _data_loaders(d: Fields) -> list[dict]:

@@ -96,7 +96,7 @@ class Fields:
             return None
 
     def obj(self, key, required=False) -> Fields | None:
-        value = self._get(key, required)
+        value = self._container(key, required, dict)
         if value is None:
             return None
         if not isinstance(value, dict):
@@ -115,7 +115,7 @@ class Fields:
 
     def list(self, key, required=False) -> list:
         """A list: one that is no list refuses what holds it (the rows it would hold are unknown)."""
-        value = self._get(key, required)
+        value = self._container(key, required, list)
         if value is None:
             return []
         if not isinstance(value, list):
@@ -227,6 +227,17 @@ class Fields:
                 self.fail(key, "is required")
             return None
         return self.value[key]
+
+    def _container(self, key, required, kind: type):
+        """A list or object, also when a Parquet export holds it as JSON text (its shape varied)."""
+        value = self._get(key, required)
+        if isinstance(value, str) and value[:1] in "[{":
+            try:
+                decoded = json.loads(value)
+            except ValueError:
+                return value
+            return decoded if isinstance(decoded, kind) else value
+        return value
 
 
 class _NotAnObject:

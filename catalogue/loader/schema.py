@@ -390,6 +390,7 @@ TABLES: dict[str, Table] = {
             model="Area",
         ),
         TASK,
+        # Lists a task's, method's or dataset's details own: each row has its owner row's stamp.
         Table("task_area", [Column("task_slug", TEXT), Column("area_slug", TEXT), Column("stamp", TEXT)]),
         Table("paper_task", [Column("pkey", TEXT), Column("stamp", TEXT), Column("slug", TEXT)]),
         Table(

@@ -141,6 +141,8 @@ def add_repo_link(out: Parsed, fields: Fields, key: str, table: schema.Table, pk
     A link that names no repository (empty, a homepage) fails: its row is skipped.
     """
     repo_url = fields.url(key, required=True)
+    if not repo_url.strip():
+        fields.fail(key, "is empty: it names no repository")
     ref = identities.parse_repo(repo_url)
     if ref is None:
         fields.fail(key, f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
@@ -379,7 +381,13 @@ def add_dataset_name(out: Parsed, name: str, stamp: str, parent: str | None = No
     """A dataset as a leaderboard or paper names it (by name: the merge finds its slug)."""
     derived = identities.name_slug(name)
     out.add(
-        "dataset", derived_slug=derived, name=name, stamp="0|" + stamp, detailed=False, parent_name=parent
+        "dataset",
+        derived_slug=derived,
+        name=name,
+        stamp="0|" + stamp,
+        detailed=False,
+        parent_name=parent,
+        doc_url=out.url,
     )
     return derived
 

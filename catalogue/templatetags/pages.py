@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 
+from catalogue import identities
 from catalogue.models import RepoKind, Status
 
 register = template.Library()
@@ -52,6 +53,18 @@ def status_badge(status: str) -> SafeString:
         if instrument
         else "",
     )
+
+
+@register.filter
+def link_label(url: str, what: str) -> str:
+    """A paper's link named by what it is: "arXiv abstract", "PDF", "DOI", "OpenReview", "ACL
+    Anthology", or "abstract" / "PDF" elsewhere (``what``: what the field is meant to hold)."""
+    kind = identities.link_kind(url)
+    if kind == "arXiv":
+        return "arXiv abstract" if what == "abstract" else "arXiv"
+    if kind == "other":
+        return what.capitalize() if what == "abstract" else what
+    return kind if kind != "PDF" or what == "PDF" else "PDF"
 
 
 @register.filter

@@ -56,14 +56,15 @@ def merge_all(load_run_id: int | None) -> Report:
     resolve.fold_paper_keys()
     report.add("Repo", vocabularies.repos())
     report.add("Area", vocabularies.areas())
-    for label, step in (("Task", vocabularies.tasks), ("Method", vocabularies.methods)):
+    report.add("MethodCollection", vocabularies.collections())
+    for label, step in (
+        ("Task", vocabularies.tasks),
+        ("Method", vocabularies.methods),
+        ("Dataset", vocabularies.datasets),
+    ):
         counts, aliases = step()
         report.add(label, counts)
         report.warnings += aliases
-    report.add("MethodCollection", vocabularies.collections())
-    counts, aliases = vocabularies.datasets()
-    report.add("Dataset", counts)
-    report.warnings += aliases
     report.add("CodeBody", vocabularies.bodies())
     report.add("CodeEntry", vocabularies.entries(clashes))
     report.add("Leaderboard", vocabularies.leaderboards(clashes))

@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 from catalogue.loader import schema
 from catalogue.loader.merge.sql import execute, rows
 
-PKEY_TABLES = [name for name, table in schema.TABLES.items() if "pkey" in table.names]
+# Every staged column that holds a paper's key: (table, column).
+PKEY_COLUMNS = [(name, "pkey") for name, table in schema.TABLES.items() if "pkey" in table.names] + [
+    (name, "paper_pkey") for name, table in schema.TABLES.items() if "paper_pkey" in table.names
+]
 
 
 # Where each kind is named only by its name: (stage, name column, slug column, derived column).
@@ -85,11 +88,11 @@ def fold_paper_keys() -> None:
     # A slug that two arXiv papers claim is a clash (below), not a fold.
     execute("DELETE FROM r_fold WHERE pkey IN (SELECT pkey FROM r_fold GROUP BY pkey HAVING COUNT(*) > 1)")
     execute("CREATE INDEX r_fold_key ON r_fold (pkey)")
-    for name in PKEY_TABLES:
+    for name, column in PKEY_COLUMNS:
         execute(
-            f"UPDATE stg_{name} SET pkey = (SELECT f.arxiv_pkey FROM r_fold f WHERE f.pkey = "
-            f"stg_{name}.pkey) "
-            f"WHERE pkey IN (SELECT pkey FROM r_fold)"
+            f"UPDATE stg_{name} SET {column} = "
+            f"(SELECT f.arxiv_pkey FROM r_fold f WHERE f.pkey = stg_{name}.{column}) "
+            f"WHERE {column} IN (SELECT pkey FROM r_fold)"
         )
     # A folded paper row takes the arXiv id with the key.
     execute("UPDATE stg_paper SET arxiv_id = pkey WHERE arxiv_id IS NULL AND pkey NOT LIKE 'slug:%'")
@@ -108,14 +111,15 @@ def where_from(doc_urls_and_recs) -> str:
     files: dict[str, set[int]] = {}
     for url, rec in doc_urls_and_recs:
         files.setdefault(url, set()).add(rec or 0)
-    named = dict(rows("SELECT url, file_name FROM stg_document"))
+    named: dict[str, list[str]] = {}
+    for url, file_name in rows("SELECT DISTINCT url, file_name FROM stg_document ORDER BY file_name"):
+        named.setdefault(url, []).append(file_name)  # two versions of one document: both files
     parts = []
-    for url in sorted(files, key=lambda u: named.get(u, u)):
+    for url in sorted(files, key=lambda u: named.get(u, [u])):
         recs = sorted(r for r in files[url] if r)
-        records = (
-            f" (record {', '.join(str(r) for r in recs[:5])}{', …' if len(recs) > 5 else ''})" if recs else ""
-        )
-        parts.append(f"{named.get(url, url)}{records}")
+        more = ", …" if len(recs) > 5 else ""
+        records = f" (record {', '.join(str(r) for r in recs[:5])}{more})" if recs else ""
+        parts.append(f"{', '.join(named.get(url, [url]))}{records}")
     return ", ".join(parts)
 
 

@@ -27,6 +27,13 @@ from catalogue.loader.merge.sql import (
     winners,
 )
 
+# Of names that give one slug, the one shown: the source's rank first (an archive record over a
+# mention), then a spelling without stray punctuation or spaces at its ends, then the newest.
+NAME_ORDER = (
+    "substr(stamp, 1, 2) DESC, CASE WHEN name LIKE '%:' OR name LIKE '%.' "
+    "OR name LIKE '% ' OR name LIKE ' %' OR name LIKE '%\\_%' ESCAPE '\\' THEN 1 ELSE 0 END, stamp DESC, name"
+)
+
 
 def documents(load_run_id) -> Counts:
     temp_table("w_document", winners("stg_document", "url", "*"))
@@ -100,7 +107,7 @@ def tasks() -> tuple[Counts, list[str]]:
     counts = merge_named(
         schema.TASK,
         "catalogue_task",
-        order="stamp DESC, name",
+        order=NAME_ORDER,
         special={schema.STAMP: {"document_id": "NULL"}},
         by_hand=("parent_slug",),
     )
@@ -159,7 +166,7 @@ def datasets() -> tuple[Counts, list[str]]:
     counts = merge_named(
         schema.DATASET,
         "catalogue_dataset",
-        order="stamp DESC, name",
+        order=NAME_ORDER,
         special={schema.STAMP: {"document_id": "NULL"}},
         by_hand=("paper_pkey",),
     )

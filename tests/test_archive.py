@@ -1,0 +1,540 @@
+"""load_snapshot on the Papers-with-Code archive's own dump files (catalogue.loader.archive).
+
+The dumps are written by ``tests/archive_dumps.py`` (every kind, every form) and, for the real
+evaluation tables, copied from ../shared/pwc-archive-samples/sota-extractor/ under an
+``evaluation-tables-…`` name, as an operator would.
+"""
+
+import copy
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management.base import CommandError
+from django.db import connection
+from rest_framework.test import APIClient
+
+from catalogue import models as m
+from tests import archive_dumps
+from tests.api_helpers import api_state
+from tests.conftest import PAPER_SEED, ROOT, SEEDS, load
+from tests.dump import catalogue_state, wipe
+
+pytestmark = pytest.mark.django_db
+SOTA = Path("/work/shared/pwc-archive-samples/sota-extractor")
+PSPNET_BOARD = "semantic-segmentation-on-cityscapes-test"
+# Fields that say where a row came from (the file, its checksum), not what it holds.
+PROVENANCE = (
+    "id",
+    "created_at",
+    "last_load",
+    "version",
+    "stamp",
+    "document",
+    "paper_document",
+    "source",
+    "paper_stamp",
+    "archive_stamp",
+    "syntology_stamp",
+    "detail_stamp",
+    "table_stamp",
+    "last_stamp",
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle(settings):
+    settings.API_THROTTLE_ANON = "off"
+
+
+@pytest.fixture
+def sota(tmp_path) -> Path:
+    if not SOTA.is_dir():
+        pytest.skip(f"{SOTA} is not on this machine")
+    target = tmp_path / "sota"
+    target.mkdir()
+    for path in sorted(SOTA.glob("*.json")):
+        shutil.copy(path, target / f"evaluation-tables-{path.name}")
+    return target
+
+
+def dumps(tmp_path, form="json.gz", **changes) -> Path:
+    records = {kind: copy.deepcopy(rows) for kind, rows in archive_dumps.DUMPS.items()}
+    for kind, change in changes.items():
+        change(records[kind.replace("_", "-")])
+    archive_dumps.write(tmp_path / form, form, records)
+    return tmp_path / form
+
+
+# --- every kind, every form ----------------------------------------------------------------
+
+
+def test_every_form_of_the_dumps_loads_into_the_same_catalogue(tmp_path):
+    states = []
+    for form in ("json", "json.gz", "parquet"):
+        wipe()
+        _out, err = load(dumps(tmp_path, form))
+        # Every answer, and every row but where it came from (the file's name, checksum, stamp).
+        rows = {
+            model: [row for row in state if "sha256" not in row]
+            for model, state in catalogue_state(exclude=PROVENANCE).items()
+        }
+        states.append((api_state(APIClient()), rows, err.replace(".json.gz", "").replace(".json", "")))
+    assert states[0] == states[1] == states[2]
+    assert m.Paper.objects.count() == 5
+    assert m.Result.objects.count() == 8
+
+
+def test_a_gzip_stream_under_a_json_name_is_read_as_gzip(tmp_path):
+    folder = dumps(tmp_path, "json.gz")
+    target = tmp_path / "renamed"
+    target.mkdir()
+    for path in folder.iterdir():
+        shutil.copy(path, target / path.name.removesuffix(".gz"))
+    load(target)
+    assert m.Paper.objects.filter(slug="pspnet").exists()
+
+
+def test_loading_the_dumps_again_changes_nothing(tmp_path):
+    folder = dumps(tmp_path)
+    load(folder)
+    before = catalogue_state()
+    out, _ = load(folder)
+    assert "nothing changed" in out
+    out, _ = load(folder, force=True)
+    assert "nothing changed" in out
+    assert catalogue_state() == before
+
+
+def test_what_the_dumps_carry_is_kept(tmp_path):
+    load(dumps(tmp_path))
+    gpipe = m.Paper.objects.get(arxiv_id="1811.06965")
+    assert [a.name for a in gpipe.authors.order_by("position")] == [
+        "Yanping Huang",
+        "Youlong Cheng",
+        "Ankur Bapna",
+    ]
+    assert set(gpipe.tasks.values_list("slug", flat=True)) == {"image-classification", "machine-translation"}
+    assert gpipe.conference == "gpipe-efficient-training-of-giant-neural-1"
+    assert gpipe.source["file"] == "papers-with-abstracts.json.gz"
+    assert gpipe.source["row_kind"] == "abstracts"
+    links = {link.repo.key: link for link in gpipe.code_links.select_related("repo", "document")}
+    assert links["github.com/paddlepaddle/fleetx"].sub_path == "tree/develop/examples/pipeline"
+    assert links["github.com/paddlepaddle/fleetx"].is_official is True
+    assert links["github.com/kakaobrain/torchgpipe"].framework == "pytorch"
+    assert links["github.com/kakaobrain/torchgpipe"].document.url == "archive:links-between-papers-and-code"
+    # the task tree, areas, a subdataset as a table of its own
+    realtime = m.Task.objects.get(slug="real-time-semantic-segmentation")
+    assert realtime.parent.slug == "semantic-segmentation"
+    assert list(realtime.areas.values_list("name", flat=True)) == ["Computer Vision"]
+    assert m.Task.objects.get(slug="semantic-segmentation").synonyms == ["scene parsing"]
+    small = m.Dataset.objects.get(slug="wikitext-103-small")
+    assert (small.name, small.parent.slug) == ("WikiText-103 (Small)", "wikitext-103")
+    # datasets and methods with their details and introducing papers
+    cityscapes = m.Dataset.objects.get(slug="cityscapes")
+    assert cityscapes.modalities == ["Images"]
+    assert cityscapes.introduced_in.slug == "the-cityscapes-dataset-for-semantic-urban"
+    assert list(cityscapes.tasks.values_list("slug", flat=True)) == ["semantic-segmentation"]
+    assert cityscapes.data_loaders[0]["frameworks"] == ["pytorch"]
+    gpipe_method = m.Method.objects.get(slug="gpipe")
+    assert gpipe_method.introduced_in == gpipe
+    assert gpipe_method.num_papers == 12
+    assert [(c.name, c.area.name) for c in gpipe_method.collections.select_related("area")] == [
+        ("Distributed Methods", "General")
+    ]
+    # a paper's method by name is the methods dump's method of that name (another slug)
+    assert list(m.Paper.objects.get(slug="pspnet").methods.values_list("slug", flat=True)) == ["ppm"]
+    # each leaderboard's columns in the table's order
+    assert m.Leaderboard.objects.get(slug="language-modelling-on-wikitext-103").metrics == [
+        "Number of params",
+        "Test perplexity",
+    ]
+
+
+def test_a_paper_under_a_second_slug_is_one_paper_and_both_addresses_work(tmp_path, client):
+    load(dumps(tmp_path))
+    paper = m.Paper.objects.get(arxiv_id="1612.01105")
+    assert set(paper.slugs.values_list("slug", flat=True)) >= {"pspnet", "pspnet-1"}
+    assert paper.title == "Pyramid Scene Parsing Network"  # padded in one record
+    assert client.get("/paper/pspnet-1").status_code == 301
+
+
+def test_dumps_and_snapshot_documents_meet_on_the_real_identities(tmp_path):
+    """The seeds' GPipe (a paper document) and the dumps' GPipe (1811.06965v5) are one paper."""
+    load(dumps(tmp_path), *SEEDS)
+    gpipe = m.Paper.objects.get(arxiv_id="1811.06965")
+    assert m.Paper.objects.filter(title__startswith="GPipe").count() == 1
+    # both sides' code links, each kept by the source that gave it
+    assert {link.repo.key for link in gpipe.code_links.select_related("repo")} >= {
+        "github.com/kakaobrain/torchgpipe",
+        "github.com/paddlepaddle/fleetx",
+    }
+    assert gpipe.samples.exists()  # Syntology's reading, from the paper document
+
+
+# --- what real data is like ----------------------------------------------------------------
+
+
+def test_bad_rows_are_skipped_naming_file_record_and_field_and_the_rest_loads(tmp_path):
+    _out, err = load(dumps(tmp_path))
+    assert "links-between-papers-and-code.json.gz: [2].repo_url: is empty: it names no repository" in err
+    assert "links-between-papers-and-code.json.gz: [3].repo_url: expected a repository URL" in err
+    assert "evaluation-tables.json.gz: [1].datasets[1].dataset: is required (the table's dataset)" in err
+    assert "papers-with-abstracts.json.gz: [4].paper_url: names no paper" in err
+    assert "took the URL out of 'see https://arxiv.org/abs/1612.01105 (abstract)'" in err
+    pspnet = m.Paper.objects.get(arxiv_id="1612.01105")
+    assert pspnet.url_abs == "https://arxiv.org/abs/1612.01105"
+    assert [link.repo.key for link in pspnet.code_links.select_related("repo")] == [
+        "github.com/hszhao/pspnet"
+    ]
+    assert m.Dataset.objects.get(slug="wikitext-103").homepage == ""  # "junk homepage" left out
+
+
+def test_a_result_without_a_dataset_is_skipped_and_its_paper_loads(tmp_path):
+    doc = json.loads(PAPER_SEED.read_text())
+    doc["results"][0]["dataset"] = None
+    path = tmp_path / "003.json"
+    path.write_text(json.dumps(doc))
+    _out, err = load(path)
+    assert "003.json: results[0].dataset: is required (result skipped)" in err
+    paper = m.Paper.objects.get(arxiv_id="1811.06965")
+    assert paper.results.count() == len(doc["results"]) - 1
+    assert paper.code_links.count() == len(doc["code_links"])
+
+
+def test_an_empty_repo_url_in_a_paper_document_skips_that_link_only(tmp_path):
+    doc = json.loads(PAPER_SEED.read_text())
+    doc["code_links"][0]["repo_url"] = ""
+    path = tmp_path / "003.json"
+    path.write_text(json.dumps(doc))
+    _out, err = load(path)
+    assert "003.json: code_links[0].repo_url: is empty: it names no repository (code link skipped)" in err
+    assert m.CodeLink.objects.count() == len(doc["code_links"]) - 1
+
+
+def test_no_result_row_is_lost_only_identical_ones_are_one(tmp_path):
+    _out, err = load(dumps(tmp_path))
+    board = m.Leaderboard.objects.get(slug=PSPNET_BOARD)
+    pspnet = board.results.filter(model="PSPNet")
+    # two settings of one model: two rows; the row listed twice: one row, and said so
+    assert sorted(r.metrics["Mean IoU (class)"] for r in pspnet) == ["78.4%", "81.2%"]
+    assert "1 result rows were identical to another of their board: one with it" in err
+    # a leaderboard row that points at no paper keeps its model name
+    entry = board.results.get(model="Leaderboard entry")
+    assert entry.paper is None
+    # a dataset spelled with a space is the same table's dataset: one board
+    assert board.results.filter(model="DeepLab").exists()
+
+
+def test_result_ids_are_unique_within_a_paper_and_a_board(tmp_path):
+    load(dumps(tmp_path))
+    client = APIClient()
+    for url in (f"/api/v1/evaluations/{PSPNET_BOARD}/results/", "/api/v1/papers/pspnet/results/"):
+        rows = client.get(url).json()["results"]
+        assert len({row["id"] for row in rows}) == len(rows) > 1, url
+    rows = client.get(f"/api/v1/evaluations/{PSPNET_BOARD}/results/").json()["results"]
+    without = next(r for r in rows if r["methodology"] == "Leaderboard entry")
+    assert without["paper"] is None
+    detail = client.get(f"/api/v1/evaluations/{PSPNET_BOARD}/results/{without['id']}/")
+    assert detail.status_code == 200
+
+
+def test_names_that_give_one_slug_are_one_thing_with_aliases(tmp_path):
+    def spell(tables):
+        datasets = tables[1]["datasets"]
+        datasets.append(copy.deepcopy(datasets[0]))
+        datasets[-1]["dataset"] = "WIKITEXT-103"
+        datasets.append(
+            {
+                "dataset": " FB15k",
+                "sota": {"metrics": ["MRR"], "rows": [archive_dumps._row("A", {"MRR": "0.3"})]},
+            }
+        )
+        datasets.append(
+            {
+                "dataset": "FB15k",
+                "sota": {"metrics": ["MRR"], "rows": [archive_dumps._row("B", {"MRR": "0.4"})]},
+            }
+        )
+        datasets.append(
+            {
+                "dataset": "Supervised:",
+                "sota": {"metrics": ["MRR"], "rows": [archive_dumps._row("C", {"MRR": "0.5"})]},
+            }
+        )
+
+    def plain(tables):
+        tables[0]["datasets"].append(
+            {
+                "dataset": "Supervised",
+                "sota": {"metrics": ["MRR"], "rows": [archive_dumps._row("D", {"MRR": "0.6"})]},
+            }
+        )
+
+    _out, err = load(dumps(tmp_path, evaluation_tables=lambda t: (spell(t), plain(t))))
+    wikitext = m.Dataset.objects.get(slug="wikitext-103")
+    assert wikitext.name == "WikiText-103"  # the dump's own record of it names it
+    assert wikitext.aliases == ["WIKITEXT-103"]
+    assert "'WIKITEXT-103' / 'WikiText-103' are one dataset, /dataset/wikitext-103" in err
+    fb15k = m.Dataset.objects.get(slug="fb15k")
+    assert fb15k.leaderboards.count() == 1
+    assert fb15k.leaderboards.get().results.count() == 2
+    supervised = m.Dataset.objects.get(slug="supervised")
+    assert supervised.name == "Supervised"  # the spelling without stray punctuation is shown
+    assert supervised.aliases == ["Supervised:"]
+
+
+def test_a_later_load_that_meets_an_earlier_leaderboard_address_says_so_cleanly(tmp_path):
+    first = tmp_path / "first.json"
+    doc = json.loads(PAPER_SEED.read_text())
+    first.write_text(json.dumps(doc))
+    load(first)
+    before = catalogue_state()
+    # Another task × dataset pair stating the same /sota/ address: no traceback, files named.
+    clash = copy.deepcopy(doc)
+    clash.update(url="/paper/other-paper", arxiv_id="2001.00001", title="Other")
+    clash["syntology"] = None
+    clash["results"] = [{**doc["results"][0], "task": "Something Else", "dataset": "Another"}]
+    second = tmp_path / "second.json"
+    second.write_text(json.dumps(clash))
+    with pytest.raises(CommandError) as error:
+        load(second)
+    message = str(error.value)
+    assert f"/sota/{doc['results'][0]['leaderboard'].removeprefix('/sota/')} is claimed by two" in message
+    assert "second.json" in message
+    assert "IntegrityError" not in message
+    assert "Traceback" not in message
+    assert catalogue_state() == before
+    # --keep-going skips the document involved, lists it, and loads the rest
+    third = tmp_path / "third.json"
+    third.write_text(json.dumps({**clash, "url": "/paper/third", "arxiv_id": "2001.00002", "results": []}))
+    _out, err = load(second, third, keep_going=True)
+    assert "skipped, as two sources claim one thing" in err
+    assert m.Paper.objects.filter(arxiv_id="2001.00002").exists()
+    assert not m.Paper.objects.filter(arxiv_id="2001.00001").exists()
+
+
+def test_every_clash_of_a_load_is_reported_in_one_run_in_one_order(tmp_path):
+    def doc(name, arxiv_id, slug, entry=None):
+        body = {"url": f"/paper/{slug}", "arxiv_id": arxiv_id, "title": name}
+        (tmp_path / f"{name}.json").write_text(json.dumps(body))
+
+    doc("a", "2001.00001", "shared-slug")
+    doc("b", "2001.00002", "shared-slug")
+    doc("c", "2001.00003", "second-shared")
+    doc("d", "2001.00004", "second-shared")
+    messages = set()
+    for order in (sorted(tmp_path.glob("*.json")), sorted(tmp_path.glob("*.json"), reverse=True)):
+        with pytest.raises(CommandError) as error:
+            load(*order)
+        messages.add(str(error.value))
+    (message,) = messages
+    assert "/paper/second-shared is given to 2 papers (2001.00003, 2001.00004) by c.json, d.json" in message
+    assert "/paper/shared-slug is given to 2 papers (2001.00001, 2001.00002) by a.json, b.json" in message
+
+
+def test_a_paper_s_identity_is_the_same_in_one_run_or_two(tmp_path):
+    """A slug-only paper (a leaderboard row's PwC URL) and the arXiv paper of that slug are one."""
+    folder = dumps(tmp_path)
+    evaluations = folder / "evaluation-tables.json.gz"
+    papers = folder / "papers-with-abstracts.json.gz"
+    load(evaluations, papers)
+    one_run = catalogue_state()
+    wipe()
+    load(evaluations)
+    load(papers)
+    two_runs = catalogue_state()
+    wipe()
+    load(papers)
+    load(evaluations)
+    assert one_run["Paper"] == two_runs["Paper"] == catalogue_state()["Paper"]
+    assert m.Paper.objects.filter(slug="pspnet").get().arxiv_id == "1612.01105"
+
+
+def test_a_dump_that_is_not_a_list_or_breaks_part_way_is_refused_and_skipped_whole(tmp_path):
+    (tmp_path / "methods.json").write_text('{"url": "x"}')
+    with pytest.raises(CommandError, match=r"methods.json: expected a list of records, got an object"):
+        load(tmp_path / "methods.json")
+    folder = dumps(tmp_path)
+    broken = tmp_path / "datasets-broken.json"
+    broken.write_text(json.dumps(archive_dumps.DATASETS)[:-40])
+    before = catalogue_state()
+    with pytest.raises(CommandError, match=r"datasets-broken.json: invalid JSON"):
+        load(folder, broken)
+    assert catalogue_state() == before
+    _out, err = load(folder, broken, keep_going=True)
+    assert "skipped: datasets-broken.json: invalid JSON" in err
+    assert m.Dataset.objects.filter(slug="cityscapes").exists()  # from datasets.json.gz
+    assert not m.SourceDocument.objects.filter(url="archive:datasets-broken").exists()
+
+
+def test_the_load_record_names_each_dump_with_its_checksum(tmp_path):
+    load(dumps(tmp_path, "parquet"))
+    (run,) = m.LoadRun.objects.all()
+    files = {f["path"]: f for f in run.files}
+    assert set(files) == set(archive_dumps.DUMPS)
+    assert all(len(f["sha256"]) == 64 and f["status"] == "loaded" for f in files.values())
+    assert files["methods"]["url"] == "archive:methods"
+
+
+# --- the real evaluation tables ------------------------------------------------------------
+
+
+def test_the_sota_extractor_tables_load_and_reload_unchanged(sota):
+    load(sota)
+    n_rows = sum(_rows(json.loads(p.read_text())) for p in sota.glob("*.json"))
+    assert n_rows == 3826
+    # no row lost: every row is a result, or one with an identical row of its board
+    collapsed = next(w for w in m.LoadRun.objects.get().warnings if "were identical" in w)
+    assert m.Result.objects.count() + int(collapsed.split()[0]) == n_rows
+    before = catalogue_state()
+    out, _ = load(sota, force=True)
+    assert "nothing changed" in out
+    assert catalogue_state() == before
+
+
+def _rows(tasks) -> int:
+    def tables(d):
+        return len((d.get("sota") or {}).get("rows") or []) + sum(
+            tables(s) for s in d.get("subdatasets") or []
+        )
+
+    return sum(
+        sum(tables(d) for d in t.get("datasets") or []) + _rows(t.get("subtasks") or []) for t in tasks
+    )
+
+
+def test_language_modelling_boards_rank_by_perplexity_not_parameters(tmp_path, client):
+    load(dumps(tmp_path))
+    page = client.get("/sota/language-modelling-on-wikitext-103")
+    assert page.context["metric"] == "Test perplexity"
+    assert [r.model for r in page.context["results"]] == ["Transformer-XL", "LSTM"]  # lower first
+
+
+def test_a_metric_of_unknown_direction_says_so_and_keeps_the_table_s_order(tmp_path, client):
+    def unknown(tables):
+        tables[0]["datasets"][0]["sota"] = {
+            "metrics": ["Q->A"],
+            "rows": [
+                archive_dumps._row("first", {"Q->A": "50"}),
+                archive_dumps._row("second", {"Q->A": "60"}),
+            ],
+        }
+
+    load(dumps(tmp_path, evaluation_tables=unknown))
+    page = client.get(f"/sota/{PSPNET_BOARD}")
+    models = [r.model for r in page.context["results"]]
+    assert page.context["metric"] == "Q->A"
+    assert models.index("first") < models.index("second")  # as the table gives them, not by value
+    assert "whether higher or lower is better is not known" in page.content.decode()
+
+
+# --- both databases give the same catalogue ------------------------------------------------
+
+
+@pytest.fixture
+def postgres():
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL")
+
+
+@pytest.mark.postgres_only
+@pytest.mark.slow
+def test_sqlite_and_postgresql_give_the_same_api_responses(postgres, tmp_path, sota):
+    folder = dumps(tmp_path)
+    # Three real tables (boards without papers, subdatasets, numbers as JSON): every answer is
+    # walked, so all twelve would take minutes for no new case.
+    for path in sota.iterdir():
+        if path.name not in (
+            "evaluation-tables-squad.json",
+            "evaluation-tables-nlpprogress.json",
+            "evaluation-tables-ogb.json",
+        ):
+            path.unlink()
+    load(folder, sota, *SEEDS)
+    on_postgres = api_state(APIClient())
+    script = (
+        "import json, sys, django; django.setup()\n"
+        "from django.core.management import call_command\n"
+        "from rest_framework.test import APIClient\n"
+        "from tests.api_helpers import api_state\n"
+        "call_command('migrate', verbosity=0)\n"
+        "call_command('load_snapshot', *sys.argv[1:], verbosity=0)\n"
+        "print(json.dumps(api_state(APIClient())))\n"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'compare.sqlite3'}",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOAD_WORKERS": "0",
+        "API_THROTTLE_ANON": "off",
+        "PAGE_CACHE_SECONDS": "0",
+        "FIGURES_CACHE_SECONDS": "0",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(folder), str(sota), *map(str, SEEDS)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    on_sqlite = json.loads(done.stdout.splitlines()[-1])
+    assert set(on_sqlite) == set(on_postgres)
+    for url in sorted(on_postgres):
+        assert on_sqlite[url] == on_postgres[url], url
+
+
+@pytest.mark.postgres_only
+def test_the_merge_lets_the_planner_know_what_it_wrote(postgres, tmp_path, monkeypatch):
+    """Stale statistics (a table analysed empty, as after a failed load) must not plan the merge.
+
+    The joins of the result rows read the leaderboards and papers the merge has just written;
+    by then PostgreSQL's statistics must count them, whatever they said before the load.
+    """
+    from catalogue.loader.merge import rows as merge_rows
+
+    with connection.cursor() as cursor:
+        for table in ("catalogue_paper", "catalogue_leaderboard", "catalogue_task", "catalogue_dataset"):
+            cursor.execute(f"ANALYZE {table}")  # empty: reltuples 0, as a failed earlier load leaves them
+    seen = {}
+    original = merge_rows.results
+
+    def results():
+        with connection.cursor() as cursor:
+            for table in ("catalogue_paper", "catalogue_leaderboard", "catalogue_dataset"):
+                cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [table])
+                estimate = cursor.fetchone()[0]
+                cursor.execute(f"SELECT COUNT(*) FROM {table}")
+                seen[table] = (estimate, cursor.fetchone()[0])
+        return original()
+
+    monkeypatch.setattr(merge_rows, "results", results)
+    load(dumps(tmp_path))
+    assert all(estimate == actual > 0 for estimate, actual in seen.values()), seen
+
+
+def test_gzip_dumps_are_read_in_chunks_not_whole(tmp_path, monkeypatch):
+    """A dump is streamed: records become rows a batch at a time (``archive.BATCH_RECORDS``)."""
+    from catalogue.loader import archive
+
+    monkeypatch.setattr(archive, "BATCH_RECORDS", 2)
+    batches = []
+    original = archive.read
+
+    def counting(dump, sha):
+        for parsed in original(dump, sha):
+            batches.append(dump.name)
+            yield parsed
+
+    monkeypatch.setattr(archive, "read", counting)
+    load(dumps(tmp_path))
+    assert batches.count("papers-with-abstracts.json.gz") == 3  # 5 records, 2 a batch
+    with gzip.open(tmp_path / "json.gz" / "papers-with-abstracts.json.gz") as handle:
+        assert len(json.load(handle)) == 5
