@@ -139,11 +139,11 @@ def load_paths(
             except merge.Clashes as clashes:
                 # Rolled back; the staging tables are outside the transaction and still hold everything.
                 if not keep_going or attempt == MERGE_ATTEMPTS - 1:
+                    # Named by the files involved, as every refusal is (the catalogue's own side has none).
+                    files = ", ".join(clashes.files()) or "(snapshot)"
+                    messages = "\n  ".join(c.message for c in clashes.clashes)
                     raise SnapshotError(
-                        "(snapshot)",
-                        "",
-                        "what two sources claim cannot both be:\n  "
-                        + "\n  ".join(c.message for c in clashes.clashes),
+                        files, "", f"what two sources claim cannot both be:\n  {messages}"
                     ) from None
                 resolve.skip(clashes.units)
                 stage.mark_skipped(clashes.units, clashes.clashes)

@@ -393,10 +393,11 @@ def add_dataset_name(out: Parsed, name: str, stamp: str, parent: str | None = No
 
 
 def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
+    tasks = doc.value.get("tasks")
     task_slugs = {
-        (t.get("task_name") or "").strip().lower(): t.get("task_slug")
-        for t in doc.value.get("tasks") or []
-        if isinstance(t, dict)
+        t["task_name"].strip().lower(): t["task_slug"]
+        for t in (tasks if isinstance(tasks, list) else [])
+        if isinstance(t, dict) and isinstance(t.get("task_name"), str) and isinstance(t.get("task_slug"), str)
     }
     for r in doc.objects("results"):
         with out.row("result"):

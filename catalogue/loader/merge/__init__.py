@@ -33,6 +33,10 @@ class Clashes(Exception):
     def units(self) -> set[tuple[str, int]]:
         return set().union(*(c.units for c in self.clashes))
 
+    def files(self) -> list[str]:
+        """Every file involved (read from the staging tables, which outlive the rolled-back merge)."""
+        return resolve.files_of(self.units)
+
 
 @dataclass
 class Report:

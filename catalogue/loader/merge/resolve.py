@@ -106,6 +106,20 @@ class Clash:
     units: set[tuple[str, int]] = field(default_factory=set)  # (document url, record number)
 
 
+def files_of(units) -> list[str]:
+    """The names of the files the units (document url, record) are in, sorted."""
+    urls = sorted({url for url, _rec in units if url})
+    if not urls:
+        return []
+    marks = ", ".join(["%s"] * len(urls))
+    return [
+        name
+        for (name,) in rows(
+            f"SELECT DISTINCT file_name FROM stg_document WHERE url IN ({marks}) ORDER BY 1", urls
+        )
+    ]
+
+
 def where_from(doc_urls_and_recs) -> str:
     """``file (record n, m)`` for each document involved: the part of a clash's message that names them."""
     files: dict[str, set[int]] = {}
