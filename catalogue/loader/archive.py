@@ -33,7 +33,7 @@ from pathlib import Path
 
 from catalogue import identities
 from catalogue.loader import schema
-from catalogue.loader.documents import DUMP_PREFIXES, SnapshotError, dump_kind
+from catalogue.loader.documents import DUMP_ALIASES, DUMP_PREFIXES, SnapshotError, dump_kind
 from catalogue.loader.fields import Fields, Parsed, dates, make_stamp, paper_key, text_list
 from catalogue.loader.validate import add_dataset_name, add_repo_link, add_result, mention_paper
 from catalogue.models import DocumentKind, TitleSource
@@ -76,9 +76,13 @@ class Dump:
 
     @property
     def stem(self) -> str:
+        """The dump's identity: its name without suffix and date, in the one spelling of its kind."""
         base = os.path.basename(self.name.rstrip("/"))
         for suffix in (".json.gz", ".parquet", ".json"):
             base = base.removesuffix(suffix)
+        for alias, kind in DUMP_ALIASES.items():
+            if base.startswith(alias):
+                base = kind + base[len(alias) :]
         return _DATE_IN_NAME.sub("", base)
 
     @property
@@ -281,6 +285,7 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
     slug, arxiv_id = _paper_identity(r, "paper_url", "arxiv_id")
     pkey = paper_key(arxiv_id, slug)
     title = r.str("title")
+    rec = ctx.unit()  # a dump can hold one paper twice (under two slugs): its lists go with its record
     out.add(
         "paper",
         pkey=pkey,
@@ -298,14 +303,14 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
         },
         **schema.PAPER.read(r, schema.ARCHIVE_RECORD),
         doc_url=out.url,
-        rec=ctx.unit(),
+        rec=rec,
     )
     for i, name in enumerate(text_list(r, "authors")):
-        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500])
+        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500], rec=rec)
     for name in dict.fromkeys(n.strip() for n in text_list(r, "tasks") if n.strip()):
         task_slug = identities.name_slug(name)
         out.add("task", slug=task_slug, name=name, stamp="1|" + stamp, detailed=False, doc_url=out.url)
-        out.add("paper_task", pkey=pkey, stamp=stamp, slug=task_slug)
+        out.add("paper_task", pkey=pkey, stamp=stamp, slug=task_slug, rec=rec)
     for m in r.objects("methods"):
         with out.row("method"):
             name = m.str("name", required=True, max_length=500, blank=False).strip()
@@ -314,6 +319,7 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
                 "method",
                 derived_slug=derived,
                 name=name,
+                name_key=identities.name_slug(name),
                 full_name=m.str("full_name", max_length=1000),
                 stamp="1|" + stamp,
                 detailed=False,
@@ -325,6 +331,7 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
                 name=name,
                 derived_slug=derived,
                 introduced=False,
+                rec=rec,
             )
 
 
@@ -452,6 +459,7 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
         slug=slug,
         derived_slug=slug,
         name=name or slug,
+        name_key=identities.name_slug(name or slug),
         full_name=m.str("full_name", max_length=1000),
         stamp="2|" + stamp,
         detailed=True,
@@ -503,6 +511,7 @@ def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
         slug=slug,
         derived_slug=slug,
         name=name or slug,
+        name_key=identities.name_slug(name or slug),
         stamp="2|" + stamp,
         detailed=True,
         **schema.DATASET.read(d, schema.DETAIL),

@@ -38,9 +38,16 @@ DUMP_PREFIXES = (
 DUMP_SUFFIXES = (".json", ".json.gz", ".parquet")
 
 
+# Other names the same dumps go by: the Hugging Face repository of the links is singular.
+DUMP_ALIASES = {"links-between-paper-and-code": "links-between-papers-and-code"}
+
+
 def dump_kind(name: str) -> str | None:
     """The dump a file or folder name says it is, or None."""
     base = os.path.basename(name.rstrip("/"))
+    for alias, kind in DUMP_ALIASES.items():
+        if base.startswith(alias):
+            return kind
     return next((kind for kind in DUMP_PREFIXES if base.startswith(kind)), None)
 
 

@@ -231,6 +231,8 @@ class Fields:
     def _container(self, key, required, kind: type):
         """A list or object, also when a Parquet export holds it as JSON text (its shape varied)."""
         value = self._get(key, required)
+        if kind is dict and value == []:  # an empty Parquet map reads as an empty list
+            return {}
         if isinstance(value, str) and value[:1] in "[{":
             try:
                 decoded = json.loads(value)

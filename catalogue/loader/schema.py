@@ -291,6 +291,7 @@ METHOD = Table(
     [
         Column("slug", TEXT),
         Column("derived_slug", TEXT),
+        Column("name_key", TEXT),  # the slug its name gives: names that differ only by case are one
         Column("name", TEXT, group=STAMP),
         Column("full_name", TEXT, "full_name", text(1000, empty=None), STAMP),
         Column("stamp", TEXT),
@@ -313,6 +314,7 @@ DATASET = Table(
     [
         Column("slug", TEXT),
         Column("derived_slug", TEXT),
+        Column("name_key", TEXT),  # the slug its name gives: names that differ only by case are one
         Column("name", TEXT, group=STAMP),
         Column("stamp", TEXT),
         Column("detailed", BOOLEAN),
@@ -382,7 +384,13 @@ TABLES: dict[str, Table] = {
         PAPER,
         Table(
             "author",
-            [Column("pkey", TEXT), Column("stamp", TEXT), Column("position", INTEGER), Column("name", TEXT)],
+            [
+                Column("pkey", TEXT),
+                Column("stamp", TEXT),
+                Column("position", INTEGER),
+                Column("name", TEXT),
+                Column("rec", INTEGER),  # the record of its paper: a dump may hold one paper twice
+            ],
         ),
         Table(
             "area",
@@ -392,7 +400,10 @@ TABLES: dict[str, Table] = {
         TASK,
         # Lists a task's, method's or dataset's details own: each row has its owner row's stamp.
         Table("task_area", [Column("task_slug", TEXT), Column("area_slug", TEXT), Column("stamp", TEXT)]),
-        Table("paper_task", [Column("pkey", TEXT), Column("stamp", TEXT), Column("slug", TEXT)]),
+        Table(
+            "paper_task",
+            [Column("pkey", TEXT), Column("stamp", TEXT), Column("slug", TEXT), Column("rec", INTEGER)],
+        ),
         Table(
             "collection",
             [
@@ -424,6 +435,7 @@ TABLES: dict[str, Table] = {
                 Column("name", TEXT),
                 Column("derived_slug", TEXT),
                 Column("introduced", BOOLEAN),
+                Column("rec", INTEGER),
             ],
         ),
         DATASET,

@@ -32,6 +32,9 @@ from catalogue.loader.merge.sql import (
 _SLUG_ORDER = "CASE WHEN slug LIKE 'arxiv-%' THEN 1 ELSE 0 END, stamp DESC, slug"
 # Every write by the loader moves a row's version on, so a curator's form from before it is stale.
 BUMP_VERSION = {"version": "t.version + 1"}
+# A row of the winning archive description: its version, and within it its record (a dump can
+# hold one paper twice, under two slugs; documents are record 0).
+_DESCRIPTION = "w.paper_stamp = s.stamp AND COALESCE(w.paper_stamp_rec, 0) = COALESCE(s.rec, 0)"
 # The groups of a paper besides its title's, in the order the winners table holds them.
 GROUPS = (schema.PAPER_DOCUMENT, schema.ARCHIVE_RECORD, schema.SYNTOLOGY)
 
@@ -56,7 +59,9 @@ def papers(clashes: list[Clash]) -> Counts:
             f"m_paper_{group}", winners("stg_paper", "pkey", "*", where=schema.PAPER.stated_by[group]), "pkey"
         )
         select.append(", ".join(f"{alias}.{c.name}" for c in schema.PAPER.group(group)))
-        select.append(f"{alias}.stamp AS {group}, {alias}.doc_url AS {group}_doc_url")
+        select.append(
+            f"{alias}.stamp AS {group}, {alias}.doc_url AS {group}_doc_url, {alias}.rec AS {group}_rec"
+        )
         joins.append(f"LEFT JOIN {table} {alias} ON {alias}.pkey = tw.pkey")
     temp_table(
         "w_paper", f"SELECT {', '.join(select)}, 0 AS doc_applied FROM {title_winners} tw {' '.join(joins)}"
@@ -198,7 +203,7 @@ def _slugs():
 
 def relations():
     """A paper's tasks and methods are its archive description's; what it introduced, its paper document's."""
-    by_description = "JOIN w_paper w ON w.pkey = s.pkey AND w.paper_stamp = s.stamp AND w.applied = 1"
+    by_description = f"JOIN w_paper w ON w.pkey = s.pkey AND {_DESCRIPTION} AND w.applied = 1"
     by_document = "JOIN w_paper w ON w.pkey = s.pkey AND w.syntology_stamp = s.stamp AND w.doc_applied = 1"
     for through, column, flag, insert_sql in (
         (
@@ -240,7 +245,7 @@ def authors() -> Counts:
     execute(f"DELETE FROM catalogue_author WHERE paper_id IN ({applied})")
     created = execute(
         "INSERT INTO catalogue_author (paper_id, position, name) SELECT w.target_id, s.position, s.name "
-        "FROM stg_author s JOIN w_paper w ON w.pkey = s.pkey AND w.paper_stamp = s.stamp AND w.applied = 1"
+        f"FROM stg_author s JOIN w_paper w ON w.pkey = s.pkey AND {_DESCRIPTION} AND w.applied = 1"
     )
     # Authors are replaced as a list; report the net effect, not the rewrite.
     return Counts(created=max(created - before, 0), deleted=max(before - created, 0))

@@ -41,9 +41,10 @@ NAMED_BY_NAME = {
 def names_to_slugs() -> None:
     """Give every method and dataset row named only by its name the slug that name has.
 
-    A name's slug is the one a row of this load states for it (a paper document's method,
-    ``methods.json``, ``datasets.json``), else the catalogue's thing of that name, else the
-    slug the name gives (``identities.name_slug``).
+    A name's slug is the one a row of this load states for a name that gives the same slug
+    (``PubMed`` and ``Pubmed`` are one name): a paper document's method, ``methods.json``,
+    ``datasets.json``; else the catalogue's thing of that very name; else the slug the name
+    gives (``identities.name_slug``).
     """
     for kind, places in NAMED_BY_NAME.items():
         unnamed = " UNION ALL ".join(
@@ -52,21 +53,19 @@ def names_to_slugs() -> None:
         )
         execute(f"DROP TABLE IF EXISTS r_{kind}_names")
         execute(
-            f"CREATE TEMPORARY TABLE r_{kind}_names AS SELECT n.name, COALESCE(k.slug, c.slug, n.derived) "
-            "AS slug "
-            f"FROM (SELECT name, MIN(derived) AS derived FROM ({unnamed}) u GROUP BY name) n "
-            f"LEFT JOIN (SELECT name, MIN(slug) AS slug FROM stg_{kind} WHERE slug IS NOT NULL GROUP BY "
-            "name) k "
-            f"ON k.name = n.name "
+            f"CREATE TEMPORARY TABLE r_{kind}_names AS SELECT n.derived, COALESCE(k.slug, c.slug, "
+            "n.derived) AS slug "
+            f"FROM (SELECT derived, MIN(name) AS name FROM ({unnamed}) u GROUP BY derived) n "
+            f"LEFT JOIN (SELECT name_key, MIN(slug) AS slug FROM stg_{kind} WHERE slug IS NOT NULL "
+            f"GROUP BY name_key) k ON k.name_key = n.derived "
             f"LEFT JOIN (SELECT name, MIN(slug) AS slug FROM catalogue_{kind} GROUP BY name) c ON c.name = "
             "n.name"
         )
-        execute(f"CREATE INDEX r_{kind}_names_key ON r_{kind}_names (name)")
-        for stage, name, slug, _derived in places:
+        execute(f"CREATE INDEX r_{kind}_names_key ON r_{kind}_names (derived)")
+        for stage, _name, slug, derived in places:
             execute(
-                f"UPDATE stg_{stage} SET {slug} = (SELECT r.slug FROM r_{kind}_names r WHERE r.name = "
-                f"stg_{stage}.{name}) "
-                f"WHERE {slug} IS NULL"
+                f"UPDATE stg_{stage} SET {slug} = (SELECT r.slug FROM r_{kind}_names r "
+                f"WHERE r.derived = stg_{stage}.{derived}) WHERE {slug} IS NULL"
             )
 
 

@@ -30,8 +30,9 @@ from catalogue.loader.merge.sql import (
 # Of names that give one slug, the one shown: the source's rank first (an archive record over a
 # mention), then a spelling without stray punctuation or spaces at its ends, then the newest.
 NAME_ORDER = (
-    "substr(stamp, 1, 2) DESC, CASE WHEN name LIKE '%:' OR name LIKE '%.' "
-    "OR name LIKE '% ' OR name LIKE ' %' OR name LIKE '%\\_%' ESCAPE '\\' THEN 1 ELSE 0 END, stamp DESC, name"
+    "substr(stamp, 1, 2) DESC, CASE WHEN name LIKE '%:' OR name LIKE '%.' OR name LIKE '% ' "
+    "OR name LIKE ' %' OR name LIKE '%  %' OR name LIKE '%\\_%' ESCAPE '\\' THEN 1 ELSE 0 END, "
+    "stamp DESC, name"
 )
 
 
@@ -184,7 +185,8 @@ def datasets() -> tuple[Counts, list[str]]:
     execute(
         "UPDATE catalogue_dataset SET parent_id = (SELECT p.id FROM catalogue_dataset p WHERE p.slug = "
         "COALESCE("
-        f"(SELECT MIN(r.slug) FROM r_dataset_names r WHERE r.name = {parent_name}), "
+        f"(SELECT MIN(r.slug) FROM r_dataset_names r WHERE r.derived = (SELECT MIN(s.name_key) "
+        f"FROM stg_dataset s WHERE s.name = {parent_name})), "
         f"(SELECT MIN(c.slug) FROM catalogue_dataset c WHERE c.name = {parent_name}))) "
         "WHERE parent_id IS NULL AND slug IN (SELECT slug FROM stg_dataset WHERE parent_name IS NOT NULL)"
     )
