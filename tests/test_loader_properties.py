@@ -16,7 +16,11 @@ from hypothesis import strategies as st
 from tests.conftest import SEEDS, load
 from tests.dump import catalogue_state
 
-pytestmark = pytest.mark.django_db
+# Each load commits or rolls back on its own, as in production. Inside one test transaction
+# the examples' loads would pile up: PostgreSQL keeps the locks of every temporary staging
+# and merge table until the outer transaction ends (about 960 a load), and 60 loads overflow
+# its shared lock table ("out of shared memory").
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 PROPERTY_SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
