@@ -42,8 +42,9 @@ from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
 def paper_by_address(slug: str) -> tuple[Paper, bool]:
     """The paper at ``/paper/<slug>`` and whether ``slug`` is its current address.
 
-    Any slug the paper was ever published under finds it, and so does
-    ``arxiv-<id with dots as dashes>``; callers redirect when the second value is False.
+    Any slug the paper was ever published under finds it, and so do
+    ``arxiv-<id with dots as dashes>`` and the bare arXiv id (``1811.06965v2``): a slug never
+    holds a dot. Callers redirect when the second value is False.
     """
     paper = Paper.objects.filter(slug=slug).first()
     if paper:
@@ -51,10 +52,19 @@ def paper_by_address(slug: str) -> tuple[Paper, bool]:
     old = PaperSlug.objects.select_related("paper").filter(slug=slug).first()
     if old:
         return old.paper, False
-    arxiv_id = identities.arxiv_id_from_slug(slug)
+    arxiv_id = identities.arxiv_id_from_slug(slug) or identities.normalize_arxiv_id(slug)
     if arxiv_id and (paper := Paper.objects.filter(arxiv_id=arxiv_id).first()):
         return paper, False
     raise Http404(f"No paper at /paper/{slug}")
+
+
+def paper_by_arxiv_id(value: str) -> Paper:
+    """The paper with the arXiv id ``value`` (new or old style, with or without a version)."""
+    arxiv_id = identities.normalize_arxiv_id(value)
+    paper = Paper.objects.filter(arxiv_id=arxiv_id).first() if arxiv_id else None
+    if paper is None:
+        raise Http404(f"No paper with the arXiv id {value}")
+    return paper
 
 
 @dataclass(frozen=True)

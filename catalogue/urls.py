@@ -1,12 +1,13 @@
 """Public pages (server-rendered).
 
 Paper and code-entry paths are codewithpapers.app's own (``/paper/<slug>``,
-``/code/<slug>``), so old links keep working. A repository is ``/repo/<owner>/<name>``;
-one not on GitHub adds ``?host=<host>`` (``/repo/owner/name?host=gitlab.com``).
+``/code/<slug>``), so old links keep working; ``/paper/<arXiv id>`` and ``/abs/<arXiv id>``
+find a paper by its arXiv id, as arxiv.org's own addresses do. A repository is
+``/repo/<owner>/<name>``; one not on GitHub adds ``?host=<host>`` (``/repo/owner/name?host=gitlab.com``).
 """
 
 from django.contrib.sitemaps import views as sitemap_views
-from django.urls import path, register_converter
+from django.urls import path, re_path, register_converter
 
 from catalogue import views
 from catalogue.sitemaps import SITEMAPS
@@ -31,6 +32,9 @@ urlpatterns = [
     path("search", views.search_view, name="search"),
     path("papers/", views.paper_list, name="paper_list"),
     path("paper/<segment:slug>", views.paper_detail, name="paper"),
+    # arXiv ids as arxiv.org writes them; an old-style id has a slash (hep-th/9901001v1)
+    re_path(r"^abs/(?P<arxiv_id>[^\x00]+?)/?$", views.paper_by_arxiv_id, name="arxiv_abs"),
+    re_path(r"^paper/(?P<arxiv_id>[a-z-]+(?:\.[A-Za-z-]+)?/\d{7}(?:v\d+)?)$", views.paper_by_arxiv_id),
     path("code/", views.code_entry_list, name="code_entry_list"),
     path("code/<segment:slug>", views.code_entry_detail, name="code_entry"),
     path("body/<segment:prefix>", views.code_body_detail, name="code_body"),

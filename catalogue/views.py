@@ -236,6 +236,12 @@ def paper_detail(request, slug: str):
 
 
 @require_safe
+def paper_by_arxiv_id(request, arxiv_id: str):
+    """``/abs/<arXiv id>`` (as on arxiv.org) and ``/paper/<old-style id>``: to the paper's page."""
+    return redirect(queries.paper_by_arxiv_id(arxiv_id), permanent=True)
+
+
+@require_safe
 @cached_page
 def code_entry_list(request):
     q = param(request, "q")

@@ -819,3 +819,59 @@ def test_a_big_leaderboard_shows_its_best_hundred_rows_and_points_to_all(client,
     assert f"The best {LEADERBOARD_ROWS} of {LEADERBOARD_ROWS + 5} results by Accuracy" in page
     assert f"/api/v1/evaluations/{board.slug}/results/" in page
     assert client.get(f"/api/v1/evaluations/{board.slug}/results/?items_per_page=500").json()["count"] == 105
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/paper/1811.06965",
+        "/paper/1811.06965v2",
+        "/abs/1811.06965",
+        "/abs/1811.06965v1",
+        "/abs/1811.06965v1/",
+    ],
+)
+def test_an_arxiv_id_finds_its_paper_with_or_without_version(client, db, address):
+    paper = make_paper(arxiv_id="1811.06965", slug="gpipe-efficient-training")
+    response = client.get(address)
+    assert response.status_code == 301
+    assert response["Location"] == paper.get_absolute_url()
+
+
+@pytest.mark.parametrize(
+    "address", ["/paper/hep-th/9901001", "/abs/hep-th/9901001v3", "/abs/math.GT/0309136"]
+)
+def test_an_old_style_arxiv_id_with_its_slash_finds_its_paper(client, db, address):
+    arxiv_id = address.removeprefix("/paper/").removeprefix("/abs/").removesuffix("v3")
+    paper = make_paper(arxiv_id=arxiv_id, slug=f"old-style-{arxiv_id.replace('/', '-').replace('.', '-')}")
+    response = client.get(address)
+    assert response.status_code == 301
+    assert response["Location"] == paper.get_absolute_url()
+
+
+@pytest.mark.parametrize(
+    "address", ["/abs/1811.06965", "/paper/1811.06965", "/abs/not-an-id", "/paper/hep-th/9901001"]
+)
+def test_an_arxiv_id_of_no_paper_is_not_found(client, db, address):
+    make_paper(arxiv_id="2001.00001")
+    assert client.get(address).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("url_abs", "label"),
+    [
+        ("https://arxiv.org/abs/1811.06965v5", "arXiv abstract"),
+        ("https://www.semanticscholar.org/paper/abc123", "Abstract"),
+        ("https://aclanthology.org/P19-1001/", "ACL Anthology"),
+        ("https://openreview.net/forum?id=rJl-b3RcF7", "OpenReview"),
+        ("https://doi.org/10.1109/CVPR.2016.90", "DOI"),
+        ("https://example.org/papers/paper.pdf", "PDF"),
+    ],
+)
+def test_a_paper_s_links_are_labelled_by_what_they_are(client, db, url_abs, label):
+    paper = make_paper(url_abs=url_abs, url_pdf="https://example.org/paper.pdf")
+    page = html(client, paper.get_absolute_url())
+    assert f'<a href="{url_abs}" rel="noopener">{label}</a>' in page
+    assert '<a href="https://example.org/paper.pdf" rel="noopener">PDF</a>' in page
+    if label != "arXiv abstract":
+        assert "arXiv abstract" not in page
