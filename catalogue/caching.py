@@ -37,7 +37,7 @@ from config.errors import database_unreachable
 
 # Headers a view sets that belong to the stored copy. Everything else (cookies, CSP, request
 # ids, CORS, DRF's Allow/Vary) is added again around the copy on every request.
-_KEPT_HEADERS = ("Content-Type", "Content-Language", "Link")
+_KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Disposition", "Link")
 
 
 @dataclass(frozen=True)

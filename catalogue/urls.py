@@ -32,6 +32,7 @@ urlpatterns = [
     path("search", views.search_view, name="search"),
     path("papers/", views.paper_list, name="paper_list"),
     path("paper/<segment:slug>", views.paper_detail, name="paper"),
+    path("paper/<segment:slug>/bibtex", views.paper_bibtex, name="paper_bibtex"),
     # arXiv ids as arxiv.org writes them; an old-style id has a slash (hep-th/9901001v1)
     re_path(r"^abs/(?P<arxiv_id>[^\x00]+?)/?$", views.paper_by_arxiv_id, name="arxiv_abs"),
     re_path(r"^paper/(?P<arxiv_id>[a-z-]+(?:\.[A-Za-z-]+)?/\d{7}(?:v\d+)?)$", views.paper_by_arxiv_id),

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from functools import wraps
 from urllib.parse import quote, urlencode
 
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import caching, charts, figures, jsonld, queries
+from catalogue import caching, charts, citations, figures, jsonld, queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
 
 MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
@@ -232,7 +233,25 @@ def paper_detail(request, slug: str):
         paper_figures=data.figures,
         chart=chart,
         jsonld=jsonld.scholarly_article(paper, request.build_absolute_uri(paper.get_absolute_url())),
+        bibtex=citations.bibtex(paper, request.build_absolute_uri(paper.get_absolute_url())),
+        citation_meta=citations.meta_tags(paper),
     )
+
+
+@require_safe
+@cached_page
+def paper_bibtex(request, slug: str):
+    """The paper's BibTeX entry, as a ``.bib`` download."""
+    paper, current = queries.paper_by_address(slug)
+    if not current:
+        return redirect("paper_bibtex", slug=paper.slug, permanent=True)
+    prefetch_related_objects([paper], "authors")
+    response = HttpResponse(
+        citations.bibtex(paper, request.build_absolute_uri(paper.get_absolute_url())),
+        content_type="application/x-bibtex; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{paper.slug}.bib"'
+    return response
 
 
 @require_safe

@@ -52,7 +52,10 @@ def test_paper_by_address_finds_current_old_and_arxiv_addresses():
     assert queries.paper_by_address("gpipe") == (paper, True)
     assert queries.paper_by_address("gpipe-old-title") == (paper, False)
     assert queries.paper_by_address("arxiv-1811-06965") == (paper, False)
-    for address in ("no-such-paper", "arxiv-1811-06966", "1811.06965"):
+    # the bare arXiv id too (issue 13: /paper/<arXiv id> redirects), with or without version
+    assert queries.paper_by_address("1811.06965") == (paper, False)
+    assert queries.paper_by_address("1811.06965v3") == (paper, False)
+    for address in ("no-such-paper", "arxiv-1811-06966", "1811.06966"):
         with pytest.raises(Http404):
             queries.paper_by_address(address)
 
