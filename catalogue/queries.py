@@ -14,6 +14,7 @@ from dataclasses import field as dataclass_field
 from django.db import connection, models
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from catalogue import charts, figures, identities, memo, metrics, search
@@ -351,6 +352,11 @@ def leaderboard_page(board: Leaderboard, metric: str = "") -> LeaderboardPage:
 
 def _month(date) -> str:
     return date.isoformat()[:7] if date else ""
+
+
+def result_date():
+    """A result's date as an expression: its paper's date, else the date the row gives."""
+    return Coalesce("paper__date", "paper_date")
 
 
 def result_source(result: Result) -> str:

@@ -9,7 +9,7 @@ find a paper by its arXiv id, as arxiv.org's own addresses do. A repository is
 from django.contrib.sitemaps import views as sitemap_views
 from django.urls import path, re_path, register_converter
 
-from catalogue import views
+from catalogue import feeds, views
 from catalogue.sitemaps import SITEMAPS
 
 
@@ -31,6 +31,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("search", views.search_view, name="search"),
     path("papers/", views.paper_list, name="paper_list"),
+    path("papers/feed", views.feed(feeds.NewPapersFeed()), name="papers_feed"),
     path("paper/<segment:slug>", views.paper_detail, name="paper"),
     path("paper/<segment:slug>/bibtex", views.paper_bibtex, name="paper_bibtex"),
     # arXiv ids as arxiv.org writes them; an old-style id has a slash (hep-th/9901001v1)
@@ -38,10 +39,13 @@ urlpatterns = [
     re_path(r"^paper/(?P<arxiv_id>[a-z-]+(?:\.[A-Za-z-]+)?/\d{7}(?:v\d+)?)$", views.paper_by_arxiv_id),
     path("code/", views.code_entry_list, name="code_entry_list"),
     path("code/<segment:slug>", views.code_entry_detail, name="code_entry"),
+    path("code/<segment:slug>/feed", views.feed(feeds.CodeEntryFeed()), name="code_entry_feed"),
     path("body/<segment:prefix>", views.code_body_detail, name="code_body"),
     path("repo/<segment:owner>/<segment:name>", views.repo_detail, name="repo"),
     path("sota/<segment:slug>", views.leaderboard_detail, name="leaderboard"),
+    path("sota/<segment:slug>/feed", views.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
     path("task/<segment:slug>", views.task_detail, name="task"),
+    path("task/<segment:slug>/feed", views.feed(feeds.TaskPapersFeed()), name="task_feed"),
     path("method/<segment:slug>", views.method_detail, name="method"),
     path("about", views.about, name="about"),
     path("robots.txt", views.robots_txt, name="robots_txt"),

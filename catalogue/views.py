@@ -85,6 +85,7 @@ class Meta:
     description: str
     og_type: str = "website"
     api_url: str = ""  # the JSON form of the object shown, if the page shows one
+    feed_url: str = ""  # its Atom feed (catalogue.feeds), if it has one
     noindex: bool = False
 
 
@@ -122,6 +123,11 @@ def cached_page(view):
     return wrapper
 
 
+def feed(view):
+    """An Atom feed (``catalogue.feeds``) as a view: GET and HEAD only, cached like the pages."""
+    return require_safe(cached_page(view))
+
+
 # --- pages ----------------------------------------------------------------------------
 
 
@@ -138,6 +144,7 @@ def home(request):
             f"{counts.code_entries:,} code entries in {counts.repositories:,} repositories, "
             "with what running the code showed."
         ),
+        feed_url=reverse("papers_feed"),
     )
     chart = charts.status_bars(catalogue_figures.by_status, chart_id="home-status", title="Samples by status")
     return _page(
@@ -193,7 +200,11 @@ def paper_list(request):
     )
     sort = choice_param(request, "sort", queries.PaperSort.values) or queries.PaperSort.DATE
     page = queries.papers_page(filters, sort, after=param(request, "after"), before=param(request, "before"))
-    meta = Meta(title="Papers", description="Machine-learning papers and the code linked to them.")
+    meta = Meta(
+        title="Papers",
+        description="Machine-learning papers and the code linked to them.",
+        feed_url=reverse("papers_feed"),
+    )
     return _page(
         request,
         "catalogue/paper_list.html",
@@ -300,6 +311,7 @@ def code_entry_detail(request, slug: str):
             f"{entry_figures.n_samples:,} code bodies of which {entry_figures.n_samples_ran:,} ran."
         ),
         api_url=api_url("code-entries", entry.slug),
+        feed_url=reverse("code_entry_feed", args=[entry.slug]),
     )
     chart = charts.status_bars(
         entry_figures.by_status, chart_id="entry-status", title=f"{entry.name}: bodies by status"
@@ -395,6 +407,7 @@ def leaderboard_detail(request, slug: str):
         title=f"{title} (leaderboard)",
         description=f"{len(data.results):,} results for {title}, best first by {metric or 'archive order'}.",
         api_url=api_url("evaluations", board.slug),
+        feed_url=reverse("leaderboard_feed", args=[board.slug]),
     )
     return _page(
         request,
@@ -423,6 +436,7 @@ def task_detail(request, slug: str):
         title=f"{task.name} (task)",
         description=f"Papers and leaderboards for the task {task.name}.",
         api_url=api_url("tasks", task.slug),
+        feed_url=reverse("task_feed", args=[task.slug]),
     )
     return _page(request, "catalogue/task_detail.html", meta, task=task, papers=papers, boards=boards)
 
