@@ -7,7 +7,7 @@ and smaller pages are cheaper to build, so every section is paged.
 from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
-from catalogue.models import CodeEntry, Leaderboard, Method, Paper, Repo, Task
+from catalogue.models import Area, CodeEntry, Dataset, Leaderboard, Method, Paper, Repo, Task
 from catalogue.pagination.paginators import KeysFirstPaginator
 
 SITEMAP_LIMIT = 5000
@@ -59,9 +59,17 @@ class MethodSitemap(_Section):
     model = Method
 
 
+class DatasetSitemap(_Section):
+    model = Dataset
+
+
+class AreaSitemap(_Section):
+    model = Area
+
+
 class StaticSitemap(Sitemap):
     def items(self):
-        return ["home", "paper_list", "code_entry_list", "about"]
+        return ["home", "paper_list", "code_entry_list", "sota", "task_list", "dataset_list", "about"]
 
     def location(self, item):
         return reverse(item)
@@ -75,4 +83,6 @@ SITEMAPS = {
     "leaderboards": LeaderboardSitemap,
     "tasks": TaskSitemap,
     "methods": MethodSitemap,
+    "datasets": DatasetSitemap,
+    "areas": AreaSitemap,
 }

@@ -10,6 +10,7 @@ from django.contrib.sitemaps import views as sitemap_views
 from django.urls import path, re_path, register_converter
 
 from catalogue import feeds, views
+from catalogue.browse import views as browse
 from catalogue.sitemaps import SITEMAPS
 
 
@@ -42,7 +43,12 @@ urlpatterns = [
     path("code/<segment:slug>/feed", views.feed(feeds.CodeEntryFeed()), name="code_entry_feed"),
     path("body/<segment:prefix>", views.code_body_detail, name="code_body"),
     path("repo/<segment:owner>/<segment:name>", views.repo_detail, name="repo"),
+    path("sota/", browse.sota_index, name="sota"),
     path("sota/<segment:slug>", views.leaderboard_detail, name="leaderboard"),
+    path("area/<segment:slug>", browse.area_detail, name="area"),
+    path("tasks/", browse.task_list, name="task_list"),
+    path("datasets/", browse.dataset_list, name="dataset_list"),
+    path("dataset/<segment:slug>", browse.dataset_detail, name="dataset"),
     path("sota/<segment:slug>/feed", views.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
     path("task/<segment:slug>", views.task_detail, name="task"),
     path("task/<segment:slug>/feed", views.feed(feeds.TaskPapersFeed()), name="task_feed"),

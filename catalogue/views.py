@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from catalogue import caching, charts, citations, figures, jsonld, queries
+from catalogue.browse import queries as browse_queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
 
 MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
@@ -429,7 +430,7 @@ def leaderboard_detail(request, slug: str):
 @require_safe
 @cached_page
 def task_detail(request, slug: str):
-    task = get_object_or_404(Task, slug=slug)
+    task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
     papers = queries.task_papers_page(task, after=param(request, "after"), before=param(request, "before"))
     boards = queries.leaderboards_of(task=task)
     meta = Meta(
@@ -438,7 +439,10 @@ def task_detail(request, slug: str):
         api_url=api_url("tasks", task.slug),
         feed_url=reverse("task_feed", args=[task.slug]),
     )
-    return _page(request, "catalogue/task_detail.html", meta, task=task, papers=papers, boards=boards)
+    tree = browse_queries.task_tree(task)
+    return _page(
+        request, "catalogue/task_detail.html", meta, task=task, papers=papers, boards=boards, tree=tree
+    )
 
 
 @require_safe

@@ -23,6 +23,9 @@ class Area(Harvested):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self):
+        return reverse("area", args=[self.slug])
+
 
 class Task(Harvested):
     slug = models.CharField(max_length=300, unique=True)
@@ -123,3 +126,6 @@ class Dataset(Harvested):
 
     def __str__(self):
         return self.name
+
+    def get_absolute_url(self):
+        return reverse("dataset", args=[self.slug])

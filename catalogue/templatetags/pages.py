@@ -177,3 +177,10 @@ def breakable(text) -> SafeString:
     for mark in ("/", "_", "."):
         escaped = escaped.replace(mark, mark + "<wbr>")
     return SafeString(escaped)
+
+
+@register.filter
+def web_url(url) -> str:
+    """``url`` when it is an http(s) address, else "": a link the data gives never runs script."""
+    url = str(url or "").strip()
+    return url if url.lower().startswith(("https://", "http://")) else ""

@@ -1,0 +1,234 @@
+"""Reads for the browsing pages: the state-of-the-art index, areas, the task list, datasets.
+
+Like ``catalogue.queries``, each page's rows come in a fixed number of queries whatever their
+number; counts over whole tables (papers per task, leaderboards per area) are remembered per
+data version (``catalogue.memo``), so they cost once per load.
+"""
+
+import json
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Value
+from django.db.models.functions import Coalesce
+from django.http import Http404
+
+from catalogue import memo
+from catalogue.models import Area, Dataset, Leaderboard, Paper, Result, Task
+from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
+from catalogue.queries import PAPER_KEYS, PaperSort, with_list_figures
+
+AREA_TASKS_SHOWN = 12  # tasks an area shows on /sota/ before "all N tasks"
+NO_AREA = "tasks-in-no-area"  # the /sota/ group of the tasks the archive gives no category
+
+
+@dataclass(frozen=True)
+class TaskRow:
+    slug: str
+    name: str
+    n_leaderboards: int
+    n_papers: int
+
+
+@dataclass(frozen=True)
+class AreaRow:
+    slug: str
+    name: str
+    tasks: list[TaskRow]  # the area's tasks, most leaderboards first
+    n_leaderboards: int
+
+
+def _task_rows() -> dict[int, TaskRow]:
+    """Every task with its numbers of leaderboards and papers: three grouped queries."""
+    boards = dict(Leaderboard.objects.values("task").annotate(n=Count("id")).values_list("task", "n"))
+    papers = dict(
+        Paper.tasks.through.objects.values("task").annotate(n=Count("paper")).values_list("task", "n")
+    )
+    return {
+        pk: TaskRow(slug, name, boards.get(pk, 0), papers.get(pk, 0))
+        for pk, slug, name in Task.objects.values_list("id", "slug", "name")
+    }
+
+
+def _by_weight(rows) -> list[TaskRow]:
+    return sorted(rows, key=lambda t: (-t.n_leaderboards, -t.n_papers, t.name.casefold(), t.slug))
+
+
+def sota_index() -> list[AreaRow]:
+    """Every area with its tasks (most leaderboards first), then the tasks in no area."""
+    return memo.remember("sota_index", None, _sota_index)
+
+
+def _sota_index() -> list[AreaRow]:
+    rows = _task_rows()
+    members: dict[int, list[int]] = {}
+    for task_id, area_id in Task.areas.through.objects.values_list("task", "area"):
+        members.setdefault(area_id, []).append(task_id)
+    in_an_area = {task_id for ids in members.values() for task_id in ids}
+    areas = [
+        AreaRow(a.slug, a.name, _by_weight(rows[t] for t in members.get(a.pk, [])), 0)
+        for a in Area.objects.order_by("name", "slug")
+    ]
+    elsewhere = _by_weight(row for pk, row in rows.items() if pk not in in_an_area)
+    if elsewhere:
+        areas.append(AreaRow(NO_AREA, "Other tasks", elsewhere, 0))
+    return [
+        AreaRow(a.slug, a.name, a.tasks, sum(t.n_leaderboards for t in a.tasks)) for a in areas if a.tasks
+    ]
+
+
+def area(slug: str) -> AreaRow:
+    """One area of :func:`sota_index` (``other``: the tasks in no area), or 404."""
+    found = next((a for a in sota_index() if a.slug == slug), None)
+    if found is None:
+        if slug != NO_AREA and Area.objects.filter(slug=slug).exists():
+            name = Area.objects.get(slug=slug).name
+            return AreaRow(slug, name, [], 0)
+        raise Http404(f"No area at /area/{slug}")
+    return found
+
+
+# --- the task list ----------------------------------------------------------------------------
+
+
+TASK_SORTS = {
+    "papers": [Key("n_papers", True, int), Key("slug", False, str)],
+    "leaderboards": [Key("n_leaderboards", True, int), Key("slug", False, str)],
+    "name": [Key("name", False, str), Key("slug", False, str)],
+}
+TASK_SORT_LABELS = {"papers": "most papers", "leaderboards": "most leaderboards", "name": "name"}
+
+
+def tasks_page(q: str, sort: str, *, after: str | None = None, before: str | None = None) -> KeysetPage:
+    """Tasks whose name holds ``q``, in ``sort`` order (TASK_SORTS), a keyset page."""
+    tasks = Task.objects.annotate(
+        n_papers=Coalesce(
+            Paper.tasks.through.objects.filter(task=OuterRef("pk"))
+            .values("task")
+            .annotate(n=Count("paper"))
+            .values("n"),
+            Value(0),
+            output_field=IntegerField(),
+        ),
+        n_leaderboards=Coalesce(
+            Leaderboard.objects.filter(task=OuterRef("pk"))
+            .values("task")
+            .annotate(n=Count("id"))
+            .values("n"),
+            Value(0),
+            output_field=IntegerField(),
+        ),
+    ).select_related("parent")
+    if q:
+        tasks = tasks.filter(name__icontains=q)
+    return keyset_page(tasks, TASK_SORTS[sort], after=after, before=before)
+
+
+# --- a task's place in the tree ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TaskTree:
+    ancestors: list[Task]  # from the root down to the task's parent
+    subtasks: list[Task]
+    areas: list[Area]  # its own, else its nearest ancestor's
+    datasets: list[Dataset]  # the datasets it is evaluated or listed on
+
+
+def task_tree(task: Task) -> TaskTree:
+    ancestors, seen, parent = [], {task.pk}, task.parent
+    while parent is not None and parent.pk not in seen and len(ancestors) < 20:  # a cycle stops
+        ancestors.insert(0, parent)
+        seen.add(parent.pk)
+        parent = parent.parent
+    datasets = Dataset.objects.filter(
+        Q(tasks=task) | Q(pk__in=Leaderboard.objects.filter(task=task).values("dataset"))
+    ).distinct()
+    # a subtask is in its own areas, else in those of its nearest ancestor that has some
+    areas = []
+    for node in [task, *reversed(ancestors)]:
+        if areas := list(node.areas.order_by("name")):
+            break
+    return TaskTree(
+        ancestors=ancestors,
+        subtasks=list(task.subtasks.order_by("name", "slug")),
+        areas=areas,
+        datasets=list(datasets.order_by("name", "slug")[:200]),
+    )
+
+
+# --- datasets ---------------------------------------------------------------------------------
+
+
+DATASET_SORTS = {
+    "name": [Key("name", False, str), Key("slug", False, str)],
+    "papers": [Key("papers_count", True, int), Key("slug", False, str)],
+}
+DATASET_SORT_LABELS = {"name": "name", "papers": "most papers"}
+
+
+@dataclass(frozen=True)
+class DatasetFilters:
+    q: str = ""
+    modality: str = ""
+    language: str = ""
+    task: str = ""  # a task's slug
+
+
+def _json_list_holds(field: str, value: str) -> Q:
+    """The JSON list in ``field`` holds the string ``value`` (any case), on every backend."""
+    return Q(**{f"{field}__icontains": json.dumps(value)})
+
+
+def datasets_page(filters: DatasetFilters, sort: str, *, after=None, before=None) -> KeysetPage:
+    datasets = Dataset.objects.annotate(papers_count=Coalesce("num_papers", Value(0)))
+    if filters.q:
+        datasets = datasets.filter(Q(name__icontains=filters.q) | Q(full_name__icontains=filters.q))
+    if filters.modality:
+        datasets = datasets.filter(_json_list_holds("modalities", filters.modality))
+    if filters.language:
+        datasets = datasets.filter(_json_list_holds("languages", filters.language))
+    if filters.task:
+        on_task = Q(tasks__slug=filters.task) | Q(leaderboards__task__slug=filters.task)
+        datasets = datasets.filter(pk__in=Dataset.objects.filter(on_task).values("pk"))
+    return keyset_page(datasets, DATASET_SORTS[sort], after=after, before=before)
+
+
+def dataset_facets() -> dict[str, list[tuple[str, int]]]:
+    """The modalities and languages datasets state, each with how many state it, most first."""
+    return memo.remember("dataset_facets", None, _dataset_facets)
+
+
+def _dataset_facets() -> dict[str, list[tuple[str, int]]]:
+    counts: dict[str, dict[str, int]] = {"modalities": {}, "languages": {}}
+    for modalities, languages in Dataset.objects.values_list("modalities", "languages").iterator():
+        for name, values in (("modalities", modalities), ("languages", languages)):
+            for value in {v for v in values or [] if isinstance(v, str) and v.strip()}:
+                counts[name][value] = counts[name].get(value, 0) + 1
+    return {name: sorted(c.items(), key=lambda kv: (-kv[1], kv[0].casefold())) for name, c in counts.items()}
+
+
+@dataclass(frozen=True)
+class DatasetPage:
+    leaderboards: list[Leaderboard]  # with n_results, most results first
+    tasks: list[Task]
+    subdatasets: list[Dataset]
+    papers: KeysetPage  # papers with results on it, newest first
+
+
+def dataset_page(dataset: Dataset, *, after=None, before=None) -> DatasetPage:
+    boards = list(
+        dataset.leaderboards.select_related("task", "dataset")
+        .annotate(n_results=Count("results"))
+        .order_by("-n_results", "slug")[:200]
+    )
+    with_results = Result.objects.filter(paper=OuterRef("pk"), leaderboard__dataset=dataset)
+    papers = keyset_page(
+        Paper.objects.filter(Exists(with_results)), PAPER_KEYS[PaperSort.DATE], after=after, before=before
+    )
+    with_list_figures(papers.items)
+    return DatasetPage(
+        leaderboards=boards,
+        tasks=list(dataset.tasks.order_by("name", "slug")),
+        subdatasets=list(dataset.subdatasets.order_by("name", "slug")),
+        papers=papers,
+    )

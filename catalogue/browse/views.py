@@ -1,0 +1,93 @@
+"""The browsing pages: /sota/ (areas and their tasks), /area/<slug>, /tasks/, /datasets/,
+/dataset/<slug>. Thin views over ``catalogue.browse.queries``, with the site's own helpers."""
+
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
+
+from catalogue.browse import queries as browse
+from catalogue.models import Dataset
+from catalogue.views import Meta, _describe, _page, cached_page, choice_param, param
+
+
+@require_safe
+@cached_page
+def sota_index(request):
+    areas = browse.sota_index()
+    meta = Meta(
+        title="Browse state-of-the-art",
+        description=(
+            f"{sum(a.n_leaderboards for a in areas):,} leaderboards in {len(areas)} research areas: "
+            "tasks, their leaderboards and the papers with code that top them."
+        ),
+    )
+    return _page(request, "catalogue/sota_index.html", meta, areas=areas, shown=browse.AREA_TASKS_SHOWN)
+
+
+@require_safe
+@cached_page
+def area_detail(request, slug: str):
+    area = browse.area(slug)
+    meta = Meta(
+        title=f"{area.name} (area)",
+        description=f"{len(area.tasks):,} tasks and {area.n_leaderboards:,} leaderboards in {area.name}.",
+    )
+    return _page(request, "catalogue/area_detail.html", meta, area=area)
+
+
+@require_safe
+@cached_page
+def task_list(request):
+    q = param(request, "q")
+    sort = choice_param(request, "sort", browse.TASK_SORTS) or "papers"
+    page = browse.tasks_page(q, sort, after=param(request, "after"), before=param(request, "before"))
+    meta = Meta(title="Tasks", description="Every task of the catalogue, with its papers and leaderboards.")
+    return _page(
+        request,
+        "catalogue/task_list.html",
+        meta,
+        page=page,
+        q=q,
+        sort=sort,
+        sorts=browse.TASK_SORT_LABELS.items(),
+    )
+
+
+@require_safe
+@cached_page
+def dataset_list(request):
+    filters = browse.DatasetFilters(
+        q=param(request, "q"),
+        modality=param(request, "modality"),
+        language=param(request, "language"),
+        task=param(request, "task"),
+    )
+    sort = choice_param(request, "sort", browse.DATASET_SORTS) or "name"
+    page = browse.datasets_page(filters, sort, after=param(request, "after"), before=param(request, "before"))
+    meta = Meta(
+        title="Datasets",
+        description="Datasets of machine-learning research: what they hold, their leaderboards and papers.",
+    )
+    return _page(
+        request,
+        "catalogue/dataset_list.html",
+        meta,
+        page=page,
+        filters=filters,
+        facets=browse.dataset_facets(),
+        sort=sort,
+        sorts=browse.DATASET_SORT_LABELS.items(),
+        q=filters.q,
+    )
+
+
+@require_safe
+@cached_page
+def dataset_detail(request, slug: str):
+    dataset = get_object_or_404(Dataset.objects.select_related("introduced_in", "parent"), slug=slug)
+    data = browse.dataset_page(dataset, after=param(request, "after"), before=param(request, "before"))
+    meta = Meta(
+        title=f"{dataset.name} (dataset)",
+        description=_describe(dataset.description)
+        or f"{dataset.full_name or dataset.name}: its leaderboards and the papers evaluated on it.",
+    )
+    return _page(request, "catalogue/dataset_detail.html", meta, dataset=dataset, data=data)

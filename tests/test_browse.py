@@ -1,0 +1,243 @@
+"""catalogue/browse/: /sota/, /area/<slug>, /tasks/, /datasets/, /dataset/<slug>, and the task tree."""
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from catalogue import models as m
+from catalogue.browse import queries as browse
+from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task
+from tests.test_pages import html
+
+pytestmark = pytest.mark.django_db
+PROBE = '<script>alert("x")</script>'
+
+
+def _area(slug, name):
+    return m.Area.objects.create(slug=slug, name=name, stamp="s")
+
+
+def _in_area(task, area):
+    task.areas.add(area)
+    return task
+
+
+def test_sota_lists_areas_with_their_tasks_most_leaderboards_first_then_tasks_in_no_area(client):
+    vision = _area("computer-vision", "Computer Vision")
+    segmentation = _in_area(make_task(slug="segmentation", name="Segmentation"), vision)
+    detection = _in_area(make_task(slug="detection", name="Detection"), vision)
+    make_task(slug="lonely", name="Lonely task")
+    for _ in range(2):
+        make_leaderboard(task=detection)
+    make_leaderboard(task=segmentation)
+    make_paper().tasks.add(segmentation)
+    index = browse.sota_index()
+    assert [(a.slug, [t.slug for t in a.tasks], a.n_leaderboards) for a in index] == [
+        ("computer-vision", ["detection", "segmentation"], 3),
+        (browse.NO_AREA, ["lonely"], 0),
+    ]
+    page = html(client, "/sota/")
+    assert "Computer Vision" in page
+    assert "3 leaderboards" in page
+    assert (
+        '<a href="/task/detection">Detection</a> <span class="muted small">2 leaderboards, 0 papers</span>'
+        in page
+    )
+    segmentation_row = '<a href="/task/segmentation">Segmentation</a> <span class="muted small">'
+    assert segmentation_row + "1 leaderboard, 1 paper</span>" in page
+    assert '<a href="/area/tasks-in-no-area">Other tasks</a>' in page
+
+
+def test_an_area_page_lists_all_its_tasks_and_an_unknown_area_is_404(client):
+    vision = _area("computer-vision", "Computer Vision")
+    for n in range(browse.AREA_TASKS_SHOWN + 3):
+        _in_area(make_task(slug=f"task-{n:02d}", name=f"Task {n:02d}"), vision)
+    sota = html(client, "/sota/")
+    assert sota.count('href="/task/task-') == browse.AREA_TASKS_SHOWN
+    assert "All 15 tasks in Computer Vision" in sota
+    page = html(client, "/area/computer-vision")
+    assert page.count('href="/task/task-') == 15
+    html(client, "/area/no-such-area", status=404)
+    empty = _area("empty", "Empty area")
+    assert "No tasks in this area." in html(client, empty.get_absolute_url())
+
+
+def test_the_task_list_searches_and_sorts_by_papers_leaderboards_or_name(client):
+    busy, quiet = make_task(slug="busy", name="Busy task"), make_task(slug="quiet", name="Quiet task")
+    for _ in range(3):
+        make_paper().tasks.add(quiet)
+    make_leaderboard(task=busy)
+    by_papers = [t.slug for t in browse.tasks_page("", "papers").items]
+    by_boards = [t.slug for t in browse.tasks_page("", "leaderboards").items]
+    assert by_papers[:2] == ["quiet", "busy"]
+    assert by_boards[:2] == ["busy", "quiet"]
+    assert [t.slug for t in browse.tasks_page("QUIET", "name").items] == ["quiet"]
+    page = html(client, "/tasks/?q=quiet")
+    assert '<a href="/task/quiet">Quiet task</a>' in page
+    assert "Busy task" not in page
+    assert '<td class="num">3</td>' in page
+
+
+def test_the_task_list_walks_every_task_once_by_keyset_pages(client):
+    for n in range(60):
+        make_task(slug=f"t-{n:02d}", name=f"T {n:02d}")
+    seen, page = [], browse.tasks_page("", "name")
+    while True:
+        seen += [t.slug for t in page.items]
+        if not page.next_cursor:
+            break
+        page = browse.tasks_page("", "name", after=page.next_cursor)
+    assert seen == sorted(seen)
+    assert len(seen) == len(set(seen)) == m.Task.objects.count()
+
+
+def test_a_task_page_shows_its_place_in_the_tree_its_datasets_and_leaderboards(client):
+    vision = _area("computer-vision", "Computer Vision")
+    root = _in_area(make_task(slug="segmentation", name="Segmentation"), vision)
+    middle = make_task(slug="semantic-segmentation", name="Semantic Segmentation", parent=root)
+    leaf = make_task(slug="real-time-semantic", name="Real-time Semantic", parent=middle)
+    cityscapes = make_dataset(slug="cityscapes", name="Cityscapes")
+    listed = make_dataset(slug="ade20k", name="ADE20K")
+    listed.tasks.add(middle)
+    make_leaderboard(task=middle, dataset=cityscapes)
+    page = html(client, middle.get_absolute_url())
+    area_crumb = '<a href="/area/computer-vision">Computer Vision</a>'
+    assert area_crumb + ' › <a href="/task/segmentation">Segmentation</a> › Task' in page
+    assert '<a class="chip" href="/task/real-time-semantic">Real-time Semantic</a>' in page
+    assert '<a class="chip" href="/dataset/ade20k">ADE20K</a>' in page
+    assert '<a class="chip" href="/dataset/cityscapes">Cityscapes</a>' in page
+    assert "Semantic Segmentation on Cityscapes" in page
+    assert browse.task_tree(leaf).ancestors == [root, middle]
+
+
+def test_a_task_tree_that_loops_stops(client):
+    a = make_task(slug="a", name="A")
+    b = make_task(slug="b", name="B", parent=a)
+    m.Task.objects.filter(pk=a.pk).update(parent=b)
+    a.refresh_from_db()
+    assert [t.slug for t in browse.task_tree(a).ancestors] == ["b"]
+    html(client, a.get_absolute_url())
+
+
+def test_the_dataset_list_filters_by_modality_language_task_and_name(client):
+    images = make_dataset(slug="imagenet", name="ImageNet", modalities=["Images"], languages=[], num_papers=9)
+    text = make_dataset(slug="squad", name="SQuAD", modalities=["Texts"], languages=["English"], num_papers=3)
+    make_dataset(slug="nameless", name="Other", modalities=["Images", "Videos"], languages=["German"])
+    qa = make_task(slug="question-answering", name="Question Answering")
+    make_leaderboard(task=qa, dataset=text)
+
+    def slugs(**filters):
+        return [d.slug for d in browse.datasets_page(browse.DatasetFilters(**filters), "name").items]
+
+    assert slugs(modality="images") == ["imagenet", "nameless"]
+    assert slugs(language="English") == ["squad"]
+    assert slugs(task="question-answering") == ["squad"]
+    assert slugs(q="imag") == ["imagenet"]
+    papers = browse.datasets_page(browse.DatasetFilters(), "papers").items
+    assert [d.slug for d in papers] == ["imagenet", "squad", "nameless"]
+    assert browse.dataset_facets()["modalities"] == [("Images", 2), ("Texts", 1), ("Videos", 1)]
+    page = html(client, "/datasets/?modality=Texts")
+    assert '<a href="/dataset/squad">SQuAD</a>' in page
+    assert "ImageNet" not in page.split("<tbody>")[1]
+    assert '<option value="Images">Images (2)</option>' in page
+    assert images.get_absolute_url() == "/dataset/imagenet"
+
+
+def test_a_dataset_page_has_its_facts_leaderboards_papers_and_loaders(client):
+    introducing = make_paper(title="Introducing the dataset")
+    cityscapes = make_dataset(
+        slug="cityscapes",
+        name="Cityscapes",
+        full_name="Cityscapes urban scenes",
+        description="Street scenes\nfrom 50 cities.",
+        homepage="https://www.cityscapes-dataset.com/",
+        modalities=["Images"],
+        languages=[],
+        introduced_in=introducing,
+        introduced_date=dt.date(2016, 4, 6),
+        data_loaders=[{"url": "https://github.com/mcordts/cityscapesScripts", "frameworks": ["pytorch"],
+                       "repo": "mcordts/cityscapesScripts"}],
+    )  # fmt: skip
+    make_dataset(slug="cityscapes-fine", name="Cityscapes fine", parent=cityscapes)
+    board = make_leaderboard(dataset=cityscapes)
+    evaluated = make_paper(title="Evaluated on it", month="2020-01")
+    make_result(leaderboard=board, paper=evaluated)
+    page = html(client, "/dataset/cityscapes")
+    assert "<h1>Cityscapes</h1>" in page
+    assert "Street scenes<br>from 50 cities." in page
+    assert '<a href="https://www.cityscapes-dataset.com/" rel="nofollow noopener">Homepage</a>' in page
+    assert f'<a href="{introducing.get_absolute_url()}">Introducing the dataset</a>' in page
+    assert '<a class="chip" href="/dataset/cityscapes-fine">Cityscapes fine</a>' in page
+    assert f'<a href="{board.get_absolute_url()}">' in page
+    assert "Evaluated on it" in page
+    assert "mcordts/cityscapesScripts" in page
+    html(client, "/dataset/no-such-dataset", status=404)
+
+
+def test_dataset_names_link_from_leaderboards_and_papers(client):
+    dataset = make_dataset(slug="coco", name="COCO")
+    board = make_leaderboard(dataset=dataset)
+    paper = make_paper()
+    paper.datasets_introduced.add(dataset)
+    assert '<a href="/dataset/coco">Dataset: COCO</a>' in html(client, board.get_absolute_url())
+    assert '<a class="chip" href="/dataset/coco">COCO</a>' in html(client, paper.get_absolute_url())
+
+
+@pytest.mark.parametrize(
+    "url", ["/sota/", "/area/computer-vision", "/tasks/", "/datasets/", "/dataset/d-0", "/task/t-0"]
+)
+def test_query_counts_do_not_grow_with_rows(client, url):
+    def grow(n, start):
+        area = m.Area.objects.get_or_create(slug="computer-vision", defaults={"name": "CV", "stamp": "s"})[0]
+        for i in range(start, start + n):
+            task = _in_area(make_task(slug=f"t-{i}", name=f"T {i}"), area)
+            dataset = make_dataset(slug=f"d-{i}", name=f"D {i}", modalities=["Images"])
+            dataset.tasks.add(m.Task.objects.get(slug="t-0"))
+            board = make_leaderboard(task=m.Task.objects.get(slug="t-0"), dataset=dataset)
+            make_result(leaderboard=board, paper=make_paper()).paper.tasks.add(task)
+            # and a result on d-0's own board, so the dataset page grows too
+            first_board = m.Leaderboard.objects.get(task__slug="t-0", dataset__slug="d-0")
+            make_result(leaderboard=first_board, paper=make_paper())
+
+    grow(1, 0)
+    with CaptureQueriesContext(connection) as one:
+        html(client, url)
+    grow(49, 1)
+    with CaptureQueriesContext(connection) as fifty:
+        html(client, url)
+    assert len(fifty) == len(one), [q["sql"] for q in fifty.captured_queries]
+
+
+def test_hostile_names_stay_text(client):
+    area = _area("probe-area", PROBE)
+    task = _in_area(make_task(slug="probe-task", name=PROBE, description=PROBE), area)
+    dataset = make_dataset(slug="probe-dataset", name=PROBE, description=PROBE, modalities=[PROBE],
+                           homepage="javascript:alert(1)")  # fmt: skip
+    make_leaderboard(task=task, dataset=dataset)
+    for url in (
+        "/sota/",
+        "/area/probe-area",
+        "/tasks/",
+        "/datasets/",
+        "/dataset/probe-dataset",
+        "/task/probe-task",
+    ):
+        page = html(client, url)
+        assert PROBE not in page, url
+        assert "&lt;script&gt;" in page, url
+    assert 'href="javascript:' not in html(client, "/dataset/probe-dataset")
+
+
+def test_sitemaps_list_the_browsing_pages_datasets_and_areas(client):
+    make_dataset(slug="cityscapes", name="Cityscapes")
+    _area("computer-vision", "Computer Vision")
+    index = html(client, "/sitemap.xml")
+    assert "/sitemap-datasets.xml" in index
+    assert "/sitemap-areas.xml" in index
+    assert "http://testserver/dataset/cityscapes</loc>" in html(client, "/sitemap-datasets.xml")
+    assert "http://testserver/area/computer-vision</loc>" in html(client, "/sitemap-areas.xml")
+    pages = html(client, "/sitemap-pages.xml")
+    for path in ("/sota/", "/tasks/", "/datasets/"):
+        assert f"http://testserver{path}</loc>" in pages
