@@ -184,6 +184,7 @@ def search_view(request):
         q=q,
         filters=filters,
         results=results,
+        authors=browse_queries.authors_matching(q) if q and page == 1 else [],
         facet_limit=queries.SEARCH_FACET_LIMIT,
     )
 

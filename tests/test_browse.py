@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from catalogue import models as m
 from catalogue.browse import queries as browse
-from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task
+from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task, reindex_search
 from tests.test_pages import html
 
 pytestmark = pytest.mark.django_db
@@ -241,3 +241,85 @@ def test_sitemaps_list_the_browsing_pages_datasets_and_areas(client):
     pages = html(client, "/sitemap-pages.xml")
     for path in ("/sota/", "/tasks/", "/datasets/"):
         assert f"http://testserver{path}</loc>" in pages
+
+
+# --- authors and proceedings -------------------------------------------------------------------
+
+
+def _by(paper, *names):
+    for position, name in enumerate(names):
+        m.Author.objects.create(paper=paper, position=position, name=name)
+    return paper
+
+
+def test_an_author_page_lists_the_papers_of_that_exact_name_newest_first(client):
+    older = _by(make_paper(title="Older work", month="2019-01"), "Yanping Huang", "Someone Else")
+    newer = _by(make_paper(title="Newer work", month="2023-05"), "Yanping Huang")
+    _by(make_paper(title="Another person", month="2024-01"), "Yanping  Huang", "yanping huang")
+    page = html(client, "/author/Yanping%20Huang")
+    assert page.index("Newer work") < page.index("Older work")
+    assert "Another person" not in page
+    assert "2 papers" in page
+    assert "two people may share one name" in page
+    paper_page = html(client, newer.get_absolute_url())
+    assert '<a href="/author/Yanping%20Huang">Yanping Huang</a>' in paper_page
+    assert [p.pk for p in browse.author_page("Yanping Huang").papers.items] == [newer.pk, older.pk]
+    html(client, "/author/Nobody%20Here", status=404)
+
+
+def test_an_author_name_with_a_slash_or_a_question_mark_has_a_working_address(client):
+    paper = _by(make_paper(title="Odd names"), "A/B Team?", "#1 author")
+    page = html(client, paper.get_absolute_url())
+    for name, address in (("A/B Team?", "/author/A/B%20Team%3F"), ("#1 author", "/author/%231%20author")):
+        assert f'<a href="{address}">{name}</a>' in page
+        assert "Odd names" in html(client, address)
+
+
+def test_proceedings_list_and_page(client):
+    in_neurips = make_paper(title="A NeurIPS paper", proceeding="NeurIPS 2019")
+    make_paper(title="An ICML paper", proceeding="ICML 2020")
+    make_paper(title="No proceeding")
+    assert browse.proceedings() == [("ICML 2020", 1), ("NeurIPS 2019", 1)]
+    listing = html(client, "/proceedings/")
+    assert '<a href="/proceeding/NeurIPS%202019">NeurIPS 2019</a>' in listing
+    page = html(client, "/proceeding/NeurIPS%202019")
+    assert "A NeurIPS paper" in page
+    assert "An ICML paper" not in page
+    assert '<a href="/proceeding/NeurIPS%202019">NeurIPS 2019</a>' in html(
+        client, in_neurips.get_absolute_url()
+    )
+    html(client, "/proceeding/No%20Such%20Conference", status=404)
+
+
+def test_search_finds_authors_among_its_paper_hits(client):
+    _by(make_paper(title="Pipeline parallelism"), "Yanping Huang", "Quoc Le")
+    _by(make_paper(title="Giant networks"), "Yanping Huang")
+    _by(make_paper(title="Unrelated"), "Ada Lovelace")
+    reindex_search()
+    assert browse.authors_matching("yanping huang") == [("Yanping Huang", 2)]
+    assert browse.authors_matching("lovelace") == [("Ada Lovelace", 1)]
+    assert browse.authors_matching("!!!") == []
+    page = html(client, "/search?q=yanping")
+    assert 'Authors named so: <a href="/author/Yanping%20Huang">Yanping Huang</a>' in page
+
+
+@pytest.mark.parametrize("url", ["/author/Ada%20Lovelace", "/proceeding/NeurIPS%202019"])
+def test_author_and_proceeding_pages_take_the_same_queries_for_1_or_50_papers(client, url):
+    def grow(n):
+        for _ in range(n):
+            _by(make_paper(proceeding="NeurIPS 2019"), "Ada Lovelace", "Charles Babbage")
+
+    grow(1)
+    with CaptureQueriesContext(connection) as one:
+        html(client, url)
+    grow(49)
+    with CaptureQueriesContext(connection) as fifty:
+        html(client, url)
+    assert len(fifty) == len(one)
+
+
+def test_hostile_author_and_proceeding_names_stay_text(client):
+    paper = _by(make_paper(proceeding=PROBE), PROBE)
+    for url in (paper.get_absolute_url(), "/proceedings/", f"/author/{PROBE}", f"/proceeding/{PROBE}"):
+        page = html(client, url)
+        assert PROBE not in page, url

@@ -1,4 +1,5 @@
-"""Reads for the browsing pages: the state-of-the-art index, areas, the task list, datasets.
+"""Reads for the browsing pages: the state-of-the-art index, areas, the task list, datasets,
+authors and proceedings.
 
 Like ``catalogue.queries``, each page's rows come in a fixed number of queries whatever their
 number; counts over whole tables (papers per task, leaderboards per area) are remembered per
@@ -12,10 +13,10 @@ from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from catalogue import memo
-from catalogue.models import Area, Dataset, Leaderboard, Paper, Result, Task
+from catalogue import memo, search
+from catalogue.models import Area, Author, Dataset, Leaderboard, Paper, Result, SearchKind, Task
 from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
-from catalogue.queries import PAPER_KEYS, PaperSort, with_list_figures
+from catalogue.queries import PAPER_KEYS, SEARCH_FACET_LIMIT, PaperSort, with_list_figures
 
 AREA_TASKS_SHOWN = 12  # tasks an area shows on /sota/ before "all N tasks"
 NO_AREA = "tasks-in-no-area"  # the /sota/ group of the tasks the archive gives no category
@@ -232,3 +233,73 @@ def dataset_page(dataset: Dataset, *, after=None, before=None) -> DatasetPage:
         subdatasets=list(dataset.subdatasets.order_by("name", "slug")),
         papers=papers,
     )
+
+
+# --- authors and proceedings: papers grouped by an exact name -----------------------------------
+
+
+@dataclass(frozen=True)
+class NamedPapers:
+    """The papers of one author name or one proceeding, newest first, and how many in all."""
+
+    name: str
+    papers: KeysetPage
+    n_papers: int
+
+
+def author_page(name: str, *, after=None, before=None) -> NamedPapers:
+    """Papers whose author list holds exactly ``name`` (the data names people, it does not
+    identify them), or 404."""
+    named = Author.objects.filter(paper=OuterRef("pk"), name=name)
+    papers = Paper.objects.filter(Exists(named))
+    return _named_papers(name, papers, "author", after, before)
+
+
+def proceeding_page(name: str, *, after=None, before=None) -> NamedPapers:
+    """Papers published in the proceeding named exactly ``name``, or 404."""
+    return _named_papers(name, Paper.objects.filter(proceeding=name), "proceeding", after, before)
+
+
+def _named_papers(name: str, papers, kind: str, after, before) -> NamedPapers:
+    n_papers = memo.remember(f"{kind}_papers", name, papers.count)
+    if not name or not n_papers:
+        raise Http404(f"No papers for the {kind} {name!r}")
+    page = keyset_page(papers, PAPER_KEYS[PaperSort.DATE], after=after, before=before)
+    with_list_figures(page.items)
+    return NamedPapers(name, page, n_papers)
+
+
+def proceedings() -> list[tuple[str, int]]:
+    """Every proceeding the papers name, with its number of papers: the newest-sounding first
+    (by name, descending, so "NeurIPS 2021" comes before "NeurIPS 2019")."""
+    return memo.remember("proceedings", None, _proceedings)
+
+
+def _proceedings() -> list[tuple[str, int]]:
+    rows = Paper.objects.exclude(proceeding="").values("proceeding").annotate(n=Count("id"))
+    return sorted(((r["proceeding"], r["n"]) for r in rows), key=lambda pn: (pn[0].casefold(), pn[0]))
+
+
+AUTHORS_FROM_HITS = 200  # best paper hits whose authors a search looks through
+AUTHORS_SHOWN = 10
+
+
+def authors_matching(q: str) -> list[tuple[str, int]]:
+    """Author names in which every word of ``q`` occurs, among the authors of the best paper
+    hits for ``q`` (search indexes a paper's authors), with their number of papers there."""
+    return memo.remember("authors_matching", tuple(search.words(q)), lambda: _authors_matching(q))
+
+
+def _authors_matching(q: str) -> list[tuple[str, int]]:
+    words = [w.casefold() for w in search.words(q)]
+    if not words:
+        return []
+    # the search page's own hits (remembered under the same key), so this costs one query more
+    ranked = search.ranked(q, limit=SEARCH_FACET_LIMIT + 1)
+    hits = [h.object_id for h in ranked if h.kind == SearchKind.PAPER]
+    counts: dict[str, int] = {}
+    for name in Author.objects.filter(paper_id__in=hits[:AUTHORS_FROM_HITS]).values_list("name", flat=True):
+        folded = name.casefold()
+        if all(w in folded for w in words):
+            counts[name] = counts.get(name, 0) + 1
+    return sorted(counts.items(), key=lambda nc: (-nc[1], nc[0]))[:AUTHORS_SHOWN]

@@ -1,5 +1,6 @@
 """The browsing pages: /sota/ (areas and their tasks), /area/<slug>, /tasks/, /datasets/,
-/dataset/<slug>. Thin views over ``catalogue.browse.queries``, with the site's own helpers."""
+/dataset/<slug>, /author/<name>, /proceedings/ and /proceeding/<name>. Thin views over
+``catalogue.browse.queries``, with the site's own helpers."""
 
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
@@ -91,3 +92,32 @@ def dataset_detail(request, slug: str):
         or f"{dataset.full_name or dataset.name}: its leaderboards and the papers evaluated on it.",
     )
     return _page(request, "catalogue/dataset_detail.html", meta, dataset=dataset, data=data)
+
+
+@require_safe
+@cached_page
+def author_detail(request, name: str):
+    data = browse.author_page(name, after=param(request, "after"), before=param(request, "before"))
+    meta = Meta(
+        title=f"{name} (author)",
+        description=f"Papers with {name} among the authors: {data.n_papers:,}.",
+    )
+    return _page(request, "catalogue/author_detail.html", meta, data=data)
+
+
+@require_safe
+@cached_page
+def proceeding_list(request):
+    rows = browse.proceedings()
+    meta = Meta(
+        title="Proceedings", description="Conference proceedings and the papers the archive places in them."
+    )
+    return _page(request, "catalogue/proceeding_list.html", meta, rows=rows)
+
+
+@require_safe
+@cached_page
+def proceeding_detail(request, name: str):
+    data = browse.proceeding_page(name, after=param(request, "after"), before=param(request, "before"))
+    meta = Meta(title=f"{name} (proceedings)", description=f"{data.n_papers:,} papers published in {name}.")
+    return _page(request, "catalogue/proceeding_detail.html", meta, data=data)
