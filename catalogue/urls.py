@@ -56,6 +56,7 @@ urlpatterns = [
     path("sota/<segment:slug>/feed", views.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
     path("task/<segment:slug>", views.task_detail, name="task"),
     path("task/<segment:slug>/feed", views.feed(feeds.TaskPapersFeed()), name="task_feed"),
+    path("methods/", browse.method_list, name="method_list"),
     path("method/<segment:slug>", views.method_detail, name="method"),
     path("about", views.about, name="about"),
     path("robots.txt", views.robots_txt, name="robots_txt"),

@@ -449,7 +449,8 @@ def task_detail(request, slug: str):
 @require_safe
 @cached_page
 def method_detail(request, slug: str):
-    method = get_object_or_404(Method, slug=slug)
+    method = get_object_or_404(Method.objects.select_related("introduced_in"), slug=slug)
+    collections = list(method.collections.select_related("area").order_by("name", "slug"))
     papers = queries.method_papers_page(
         method, after=param(request, "after"), before=param(request, "before")
     )
@@ -468,6 +469,7 @@ def method_detail(request, slug: str):
         "catalogue/method_detail.html",
         meta,
         method=method,
+        collections=collections,
         papers=papers,
         introduced_by=introduced_by,
         boards=boards,

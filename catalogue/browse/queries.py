@@ -14,7 +14,18 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from catalogue import memo, search
-from catalogue.models import Area, Author, Dataset, Leaderboard, Paper, Result, SearchKind, Task
+from catalogue.models import (
+    Area,
+    Author,
+    Dataset,
+    Leaderboard,
+    Method,
+    MethodCollection,
+    Paper,
+    Result,
+    SearchKind,
+    Task,
+)
 from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
 from catalogue.queries import PAPER_KEYS, SEARCH_FACET_LIMIT, PaperSort, with_list_figures
 
@@ -303,3 +314,54 @@ def _authors_matching(q: str) -> list[tuple[str, int]]:
         if all(w in folded for w in words):
             counts[name] = counts.get(name, 0) + 1
     return sorted(counts.items(), key=lambda nc: (-nc[1], nc[0]))[:AUTHORS_SHOWN]
+
+
+# --- methods ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CollectionRow:
+    slug: str
+    name: str
+    n_methods: int
+
+
+@dataclass(frozen=True)
+class MethodArea:
+    name: str
+    collections: list[CollectionRow]
+
+
+def method_areas() -> list[MethodArea]:
+    """Every method collection with its number of methods, grouped by its area (then the
+    collections in no area)."""
+    return memo.remember("method_areas", None, _method_areas)
+
+
+def _method_areas() -> list[MethodArea]:
+    grouped: dict[str, list[CollectionRow]] = {}
+    collections = MethodCollection.objects.select_related("area").annotate(n=Count("methods"))
+    for c in collections.order_by("name", "slug"):
+        grouped.setdefault(c.area.name if c.area else "", []).append(CollectionRow(c.slug, c.name, c.n))
+    named = sorted((name, rows) for name, rows in grouped.items() if name)
+    return [MethodArea(name, rows) for name, rows in named] + (
+        [MethodArea("Other collections", grouped[""])] if "" in grouped else []
+    )
+
+
+METHOD_SORTS = {
+    "name": [Key("name", False, str), Key("slug", False, str)],
+    "papers": [Key("papers_count", True, int), Key("slug", False, str)],
+}
+METHOD_SORT_LABELS = {"name": "name", "papers": "most papers"}
+
+
+def methods_page(q: str, collection: str, sort: str, *, after=None, before=None) -> KeysetPage:
+    """Methods whose name holds ``q``, of the collection with the slug ``collection``."""
+    methods = Method.objects.annotate(papers_count=Coalesce("num_papers", Value(0)))
+    if q:
+        methods = methods.filter(Q(name__icontains=q) | Q(full_name__icontains=q))
+    if collection:
+        methods = methods.filter(pk__in=Method.collections.through.objects.filter(
+            methodcollection__slug=collection).values("method"))  # fmt: skip
+    return keyset_page(methods, METHOD_SORTS[sort], after=after, before=before)

@@ -121,3 +121,27 @@ def proceeding_detail(request, name: str):
     data = browse.proceeding_page(name, after=param(request, "after"), before=param(request, "before"))
     meta = Meta(title=f"{name} (proceedings)", description=f"{data.n_papers:,} papers published in {name}.")
     return _page(request, "catalogue/proceeding_detail.html", meta, data=data)
+
+
+@require_safe
+@cached_page
+def method_list(request):
+    q, collection = param(request, "q"), param(request, "collection")
+    sort = choice_param(request, "sort", browse.METHOD_SORTS) or "name"
+    page = browse.methods_page(
+        q, collection, sort, after=param(request, "after"), before=param(request, "before")
+    )
+    meta = Meta(
+        title="Methods", description="Methods of machine learning by area and collection, with their papers."
+    )
+    return _page(
+        request,
+        "catalogue/method_list.html",
+        meta,
+        page=page,
+        areas=browse.method_areas(),
+        q=q,
+        collection=collection,
+        sort=sort,
+        sorts=browse.METHOD_SORT_LABELS.items(),
+    )
