@@ -196,3 +196,45 @@ def test_pages_read_on_a_phone_in_both_themes(live_server, browser, color_scheme
         wide.shot("home-dark")
         assert wide.errors == []
         wide.close()
+
+
+def test_a_reader_browses_state_of_the_art_down_to_an_author_and_a_feed(live_server, browser):
+    reader = Reader(browser, live_server.url)
+    page = reader.visit("/")
+
+    def follow(name, *, exact=True):
+        with page.expect_navigation():
+            page.get_by_role("link", name=name, exact=exact).first.click()
+        return text(page)
+
+    main = follow("State of the art")
+    assert page.url.endswith("/sota/")
+    assert "Browse state-of-the-art" in main
+    reader.shot("sota")
+    main = follow("Other tasks")  # the seeds' tasks come without an area
+    assert page.url.endswith("/area/tasks-in-no-area")
+    assert "Image Classification" in main
+    main = follow("Image Classification")
+    assert page.url.endswith("/task/image-classification")
+    assert "CIFAR-10" in main  # its datasets
+    main = follow("Image Classification on ImageNet")
+    assert page.url.endswith("/sota/image-classification-on-imagenet")
+    main = follow("Dataset: ImageNet")
+    assert page.url.endswith("/dataset/imagenet")
+    assert "Image Classification on ImageNet" in main
+    main = follow("GPipe: Efficient Training of Giant Neural Networks", exact=False)
+    assert page.url.endswith("/paper/gpipe-efficient-training-of-giant-neural")
+    assert "Cite this paper" in main
+    assert page.locator('meta[name="citation_author"]').count() == 11
+    main = follow("Yanping Huang")
+    assert page.url.endswith("/author/Yanping%20Huang")
+    assert "two people may share one name" in main
+    page = reader.visit("/sota/image-classification-on-imagenet")
+    feed = page.locator('link[rel="alternate"][type="application/atom+xml"]').get_attribute("href")
+    assert feed == "/sota/image-classification-on-imagenet/feed"
+    response = page.goto(live_server.url + feed)
+    assert response.status == 200
+    assert response.headers["content-type"] == "application/atom+xml; charset=utf-8"
+    assert "GPIPE" in response.text()
+    assert reader.errors == []
+    reader.close()

@@ -875,3 +875,9 @@ def test_a_paper_s_links_are_labelled_by_what_they_are(client, db, url_abs, labe
     assert '<a href="https://example.org/paper.pdf" rel="noopener">PDF</a>' in page
     if label != "arXiv abstract":
         assert "arXiv abstract" not in page
+
+
+def test_favicon_ico_leads_to_the_site_s_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("favicon.svg")
