@@ -20,7 +20,6 @@ from catalogue.api import queries
 from catalogue.models import (
     CodeEntry,
     Dataset,
-    Leaderboard,
     Method,
     Paper,
     Repo,
@@ -391,57 +390,6 @@ class RepositoryFilter(_FilterSet):
 
     def filter_official(self, queryset, name, value):
         return queryset.with_official_links(value)
-
-
-# --- tasks, methods, evaluations ------------------------------------------------------------
-
-
-class TaskFilter(df.FilterSet):
-    q = df.CharFilter(method="filter_q", help_text="Words in the task's name or id.")
-    name = df.CharFilter(field_name="name", lookup_expr="icontains", help_text="Part of the name.")
-    paper = paper_filter(field_name="papers")
-
-    class Meta:
-        model = Task
-        fields = []
-
-    def filter_q(self, queryset, name, value):
-        for word in search.words(value):
-            queryset = queryset.filter(Q(name__icontains=word) | Q(slug__icontains=word))
-        return queryset
-
-
-class MethodFilter(TaskFilter):
-    q = df.CharFilter(method="filter_q", help_text="Words in the method's name, full name or id.")
-    full_name = df.CharFilter(
-        field_name="full_name", lookup_expr="icontains", help_text="Part of the full name."
-    )
-    introduced_by = paper_filter(field_name="introduced_by")
-
-    class Meta:
-        model = Method
-        fields = []
-
-    def filter_q(self, queryset, name, value):
-        for word in search.words(value):
-            queryset = queryset.filter(
-                Q(name__icontains=word) | Q(full_name__icontains=word) | Q(slug__icontains=word)
-            )
-        return queryset
-
-
-class EvaluationFilter(df.FilterSet):
-    q = df.CharFilter(field_name="slug", lookup_expr="icontains", help_text="Part of the id.")
-    task = _slug_choice(Task, "task", "Leaderboards of this task (task id).")
-    dataset = DatasetFilter(field_name="dataset", help_text="Leaderboards on this dataset (its id or name).")
-    paper = paper_filter(method="filter_paper")
-
-    class Meta:
-        model = Leaderboard
-        fields = []
-
-    def filter_paper(self, queryset, name, value):
-        return queryset.with_results_of(value)
 
 
 # --- code entries and samples ---------------------------------------------------------------

@@ -5,16 +5,29 @@ queries whatever its size (serializers never query). Orders end on a unique colu
 never overlap.
 """
 
-from django.db import models
-from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
+from django.db import connection, models
+from django.db.models import (
+    Case,
+    Exists,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    When,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from catalogue import identities
 from catalogue.models import (
+    Area,
     Author,
     CodeEntry,
     CodeLink,
+    Dataset,
     Leaderboard,
     Method,
     Paper,
@@ -106,6 +119,87 @@ def repository_papers(repo: Repo) -> QuerySet[Paper]:
 
 def tasks() -> QuerySet[Task]:
     return Task.objects.order_by("slug")
+
+
+# A chain longer than this is taken to be a cycle in the data (the archive's deepest is far shorter).
+MAX_TASK_DEPTH = 100
+
+
+def task_parents(task: Task) -> list[Task]:
+    """The task's parent, its parent's parent… up to the root, nearest first, in two queries.
+
+    One recursive query walks the chain (bounded: a cycle in the data cannot run forever), and it
+    is cut at the first task seen twice, so a cycle lists each of its tasks once and never the
+    task itself.
+    """
+    table = Task._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH RECURSIVE chain (id, depth) AS ("
+            f" SELECT parent_id, 1 FROM {table} WHERE id = %s AND parent_id IS NOT NULL"
+            f" UNION ALL"
+            f" SELECT t.parent_id, c.depth + 1 FROM {table} t JOIN chain c ON t.id = c.id"
+            f" WHERE t.parent_id IS NOT NULL AND c.depth < %s"
+            f") SELECT id FROM chain ORDER BY depth",
+            [task.pk, MAX_TASK_DEPTH],
+        )
+        chain, seen = [], {task.pk}
+        for (pk,) in cursor.fetchall():
+            if pk in seen:
+                break
+            chain.append(pk)
+            seen.add(pk)
+    by_pk = Task.objects.in_bulk(chain) if chain else {}
+    return [by_pk[pk] for pk in chain if pk in by_pk]
+
+
+def areas() -> QuerySet[Area]:
+    return Area.objects.order_by("slug")
+
+
+def datasets() -> QuerySet[Dataset]:
+    """Datasets with what their serializer reads: the introducing paper (the dataset's own record's,
+    else the first a paper document names), the parent dataset, its tasks and its leaderboards'."""
+    return (
+        Dataset.objects.select_related("introduced_in", "parent")
+        .only(
+            *("slug", "name", "full_name", "description", "homepage", "introduced_date", "num_papers"),
+            *("modalities", "languages", "variants", "data_loaders"),
+            *("introduced_in__slug", "introduced_in__title", "parent__slug"),
+        )
+        .prefetch_related(
+            Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug", "title")),
+            Prefetch("tasks", queryset=Task.objects.order_by("slug").only("id", "slug")),
+            Prefetch(
+                "leaderboards",
+                queryset=Leaderboard.objects.select_related("task").only("id", "dataset", "task__slug"),
+            ),
+        )
+        .order_by("slug")
+    )
+
+
+def introduced_by(paper: Paper) -> Q:
+    """Datasets the paper introduced, as the dataset's own record or a paper document says."""
+    listed = Paper.datasets_introduced.through.objects.filter(paper=paper, dataset=OuterRef("pk"))
+    return Q(introduced_in=paper) | Q(Exists(listed))
+
+
+def evaluated_in(paper: Paper) -> Q:
+    """Datasets of the leaderboards the paper has results on."""
+    return Q(Exists(Result.objects.filter(paper=paper, leaderboard__dataset=OuterRef("pk"))))
+
+
+def paper_datasets(paper: Paper) -> QuerySet[Dataset]:
+    """The datasets the paper introduced and those it has leaderboard results on, marked which."""
+    return (
+        datasets()
+        .filter(introduced_by(paper) | evaluated_in(paper))
+        .annotate(
+            introduced=Case(When(introduced_by(paper), then=True), default=False),
+            evaluated=Case(When(evaluated_in(paper), then=True), default=False),
+        )
+    )
 
 
 def methods() -> QuerySet[Method]:

@@ -13,9 +13,9 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from catalogue import figures
-from catalogue.api import filters, ids, queries, serializers
+from catalogue.api import filters, ids, queries, serializers, taxonomy_filters
 from catalogue.api.conditional import CachedResponseMixin, ConditionalGetMixin
-from catalogue.models import CodeLink, Leaderboard, Method, Paper, Repo, Result, Sample, Task
+from catalogue.models import CodeLink, Dataset, Leaderboard, Method, Paper, Repo, Result, Sample, Task
 
 
 class _Api:
@@ -78,6 +78,12 @@ class _TaskChild:
         return _get(Task.objects.all(), slug=self.kwargs["task_id"])
 
 
+class _AreaChild:
+    @cached_property
+    def area(self):
+        return _get(queries.areas(), slug=self.kwargs["area_id"])
+
+
 class _EvaluationChild:
     @cached_property
     def board(self):
@@ -135,7 +141,7 @@ class PaperRepositoryList(_PaperChild, ListView):
 class PaperTaskList(_PaperChild, ListView):
     serializer_class = serializers.TaskSerializer
     queryset = Task.objects.none()  # the model, for the schema
-    filterset_class = filters.TaskFilter
+    filterset_class = taxonomy_filters.TaskFilter
     cursor_ordering = "slug"
 
     def get_queryset(self):
@@ -145,7 +151,7 @@ class PaperTaskList(_PaperChild, ListView):
 class PaperMethodList(_PaperChild, ListView):
     serializer_class = serializers.MethodSerializer
     queryset = Method.objects.none()  # the model, for the schema
-    filterset_class = filters.MethodFilter
+    filterset_class = taxonomy_filters.MethodFilter
     cursor_ordering = "slug"
 
     def get_queryset(self):
@@ -161,6 +167,19 @@ class PaperResultList(_PaperChild, ListView):
 
     def get_queryset(self):
         return queries.paper_results(self.paper)
+
+
+class PaperDatasetList(_PaperChild, ListView):
+    """The datasets the paper introduced (as the dataset's own record or the paper's document says)
+    and the datasets of the leaderboards it has results on; ``introduced`` and ``evaluated`` say which."""
+
+    serializer_class = serializers.PaperDatasetSerializer
+    queryset = Dataset.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.DatasetListFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.paper_datasets(self.paper)
 
 
 class PaperSampleList(_PaperChild, ListView):
@@ -225,7 +244,7 @@ class RepositorySampleList(_RepositoryChild, ListView):
 
 class TaskList(ListView):
     serializer_class = serializers.TaskSerializer
-    filterset_class = filters.TaskFilter
+    filterset_class = taxonomy_filters.TaskFilter
     cursor_ordering = "slug"
 
     def get_queryset(self):
@@ -252,16 +271,89 @@ class TaskPaperList(_TaskChild, ListView):
 class TaskEvaluationList(_TaskChild, ListView):
     serializer_class = serializers.EvaluationSerializer
     queryset = Leaderboard.objects.none()  # the model, for the schema
-    filterset_class = filters.EvaluationFilter
+    filterset_class = taxonomy_filters.EvaluationFilter
     cursor_ordering = "slug"
 
     def get_queryset(self):
         return queries.leaderboards().filter(task=self.task)
 
 
+class TaskParentList(_TaskChild, ListView):
+    """The task's parent, that one's parent… up to the root: nearest first (a cycle in the data
+    lists each of its tasks once)."""
+
+    serializer_class = serializers.TaskSerializer
+    filterset_class = None
+
+    def get_queryset(self):
+        return Task.objects.none()  # for the schema; list() walks the chain
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(queries.task_parents(self.task))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+class TaskChildList(_TaskChild, ListView):
+    """The task's direct subtasks."""
+
+    serializer_class = serializers.TaskSerializer
+    queryset = Task.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.TaskFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.tasks().filter(parent=self.task)
+
+
+class AreaList(ListView):
+    """Research areas (Computer Vision, Natural Language Processing…)."""
+
+    serializer_class = serializers.AreaSerializer
+    filterset_class = taxonomy_filters.AreaFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.areas()
+
+
+class AreaDetail(_AreaChild, DetailView):
+    serializer_class = serializers.AreaSerializer
+
+    def get_object(self):
+        return self.area
+
+
+class AreaTaskList(_AreaChild, ListView):
+    """The tasks the data places in the area (a subtask placed in none is not listed)."""
+
+    serializer_class = serializers.TaskSerializer
+    queryset = Task.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.TaskFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.tasks().filter(areas=self.area)
+
+
+class DatasetList(ListView):
+    serializer_class = serializers.DatasetSerializer
+    filterset_class = taxonomy_filters.DatasetListFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.datasets()
+
+
+class DatasetDetail(DetailView):
+    serializer_class = serializers.DatasetSerializer
+
+    def get_object(self):
+        return _get(queries.datasets(), slug=self.kwargs["dataset_id"])
+
+
 class MethodList(ListView):
     serializer_class = serializers.MethodSerializer
-    filterset_class = filters.MethodFilter
+    filterset_class = taxonomy_filters.MethodFilter
     cursor_ordering = "slug"
 
     def get_queryset(self):
@@ -279,7 +371,7 @@ class EvaluationList(ListView):
     """Leaderboards: one per task × dataset."""
 
     serializer_class = serializers.EvaluationSerializer
-    filterset_class = filters.EvaluationFilter
+    filterset_class = taxonomy_filters.EvaluationFilter
     cursor_ordering = "slug"
 
     def get_queryset(self):

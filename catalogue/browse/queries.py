@@ -6,7 +6,6 @@ number; counts over whole tables (papers per task, leaderboards per area) are re
 data version (``catalogue.memo``), so they cost once per load.
 """
 
-import json
 from dataclasses import dataclass
 
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Value
@@ -131,7 +130,7 @@ def tasks_page(q: str, sort: str, *, after: str | None = None, before: str | Non
         ),
     ).select_related("parent")
     if q:
-        tasks = tasks.filter(name__icontains=q)
+        tasks = tasks.named_like(search.words(q))
     return keyset_page(tasks, TASK_SORTS[sort], after=after, before=before)
 
 
@@ -186,22 +185,18 @@ class DatasetFilters:
     task: str = ""  # a task's slug
 
 
-def _json_list_holds(field: str, value: str) -> Q:
-    """The JSON list in ``field`` holds the string ``value`` (any case), on every backend."""
-    return Q(**{f"{field}__icontains": json.dumps(value)})
-
-
 def datasets_page(filters: DatasetFilters, sort: str, *, after=None, before=None) -> KeysetPage:
     datasets = Dataset.objects.annotate(papers_count=Coalesce("num_papers", Value(0)))
     if filters.q:
-        datasets = datasets.filter(Q(name__icontains=filters.q) | Q(full_name__icontains=filters.q))
+        datasets = datasets.named_like(search.words(filters.q))
     if filters.modality:
-        datasets = datasets.filter(_json_list_holds("modalities", filters.modality))
+        datasets = datasets.with_modality(filters.modality)
     if filters.language:
-        datasets = datasets.filter(_json_list_holds("languages", filters.language))
+        datasets = datasets.in_language(filters.language)
     if filters.task:
-        on_task = Q(tasks__slug=filters.task) | Q(leaderboards__task__slug=filters.task)
-        datasets = datasets.filter(pk__in=Dataset.objects.filter(on_task).values("pk"))
+        datasets = datasets.of_task(
+            Task.objects.filter(slug=filters.task).values_list("pk", flat=True).first()
+        )
     return keyset_page(datasets, DATASET_SORTS[sort], after=after, before=before)
 
 
@@ -360,7 +355,7 @@ def methods_page(q: str, collection: str, sort: str, *, after=None, before=None)
     """Methods whose name holds ``q``, of the collection with the slug ``collection``."""
     methods = Method.objects.annotate(papers_count=Coalesce("num_papers", Value(0)))
     if q:
-        methods = methods.filter(Q(name__icontains=q) | Q(full_name__icontains=q))
+        methods = methods.named_like(search.words(q))
     if collection:
         methods = methods.filter(pk__in=Method.collections.through.objects.filter(
             methodcollection__slug=collection).values("method"))  # fmt: skip

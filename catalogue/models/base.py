@@ -1,5 +1,7 @@
 """What the query vocabularies of the model modules share."""
 
+import json
+
 from django.db.models import Exists, OuterRef, Q
 
 
@@ -30,3 +32,29 @@ def through_exists(relation, **where) -> Exists:
 def present(condition, wanted: bool = True):
     """``condition`` when ``wanted``, its negation otherwise: how every yes/no filter reads."""
     return condition if wanted else ~condition
+
+
+def words_in(words: list[str], *fields: str) -> Q:
+    """Every one of ``words`` (as ``catalogue.search.words`` splits a query) occurs, in any case,
+    in one of ``fields``: how every name filter (tasks, methods, datasets, areas) reads."""
+    condition = Q()
+    for word in words:
+        in_a_field = Q()
+        for field in fields:
+            in_a_field |= Q(**{f"{field}__icontains": word})
+        condition &= in_a_field
+    return condition
+
+
+def list_holds(field: str, value: str) -> Q:
+    """The JSON list in ``field`` holds the string ``value`` as an item, whatever the case of its
+    ASCII letters (``Images`` finds ``["images"]``; ``Text`` does not find ``["Texts"]``).
+
+    Portable, as SQLite has no JSON ``contains``: the stored text holds the item as JSON text,
+    quotes included. SQLite keeps non-ASCII letters escaped, PostgreSQL as they are: either
+    form is looked for.
+    """
+    condition = Q()
+    for text in dict.fromkeys([json.dumps(value), json.dumps(value, ensure_ascii=False)]):
+        condition |= Q(**{f"{field}__icontains": text})
+    return condition

@@ -8,7 +8,35 @@ winning spelling, the others are kept in ``aliases`` (the loader reports them).
 from django.db import models
 from django.urls import reverse
 
+from catalogue.models.base import list_holds, related_exists, words_in
 from catalogue.models.provenance import Harvested
+
+
+class NamedQuerySet(models.QuerySet):
+    """What every vocabulary (areas, tasks, methods, datasets) is searched by."""
+
+    name_fields = ("name", "slug")
+
+    def named_like(self, words: list[str]):
+        """Rows in whose name (or id) every word occurs (``catalogue.search.words`` splits a query)."""
+        return self.filter(words_in(words, *self.name_fields))
+
+
+class FullNamedQuerySet(NamedQuerySet):
+    name_fields = ("name", "full_name", "slug")
+
+
+class DatasetQuerySet(FullNamedQuerySet):
+    def with_modality(self, modality: str):
+        return self.filter(list_holds("modalities", modality))
+
+    def in_language(self, language: str):
+        return self.filter(list_holds("languages", language))
+
+    def of_task(self, task_id: int | None):
+        """Datasets of the task with this id: named so by the dataset, or with a leaderboard of it."""
+        named = Dataset.tasks.through.objects.filter(dataset=models.OuterRef("pk"), task=task_id)
+        return self.filter(models.Exists(named) | related_exists(Dataset, "leaderboards", task=task_id))
 
 
 class Area(Harvested):
@@ -16,6 +44,8 @@ class Area(Harvested):
 
     slug = models.CharField(max_length=300, unique=True)
     name = models.CharField(max_length=500)
+
+    objects = NamedQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -39,6 +69,8 @@ class Task(Harvested):
     source_link = models.JSONField(null=True, blank=True)  # {title, url}
     aliases = models.JSONField(default=list, blank=True)
     detail_stamp = models.CharField(max_length=100, blank=True, editable=False)
+
+    objects = NamedQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -84,6 +116,8 @@ class Method(Harvested):
     aliases = models.JSONField(default=list, blank=True)
     detail_stamp = models.CharField(max_length=100, blank=True, editable=False)
 
+    objects = FullNamedQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
         indexes = [models.Index(fields=["name"])]
@@ -120,6 +154,8 @@ class Dataset(Harvested):
     tasks = models.ManyToManyField(Task, related_name="datasets", blank=True)
     aliases = models.JSONField(default=list, blank=True)
     detail_stamp = models.CharField(max_length=100, blank=True, editable=False)
+
+    objects = DatasetQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["name"])]
