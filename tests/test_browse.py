@@ -390,3 +390,17 @@ def test_method_pages_take_the_same_queries_for_1_or_50_methods(client, url):
     with CaptureQueriesContext(connection) as fifty:
         html(client, url)
     assert len(fifty) == len(one)
+
+
+def test_dataset_and_area_pages_link_their_json_form_and_it_answers(client):
+    make_dataset(slug="cityscapes", name="Cityscapes")
+    _in_area(make_task(slug="segmentation", name="Segmentation"), _area("computer-vision", "Computer Vision"))
+    for page_url, api in (
+        ("/dataset/cityscapes", "/api/v1/datasets/cityscapes/"),
+        ("/area/computer-vision", "/api/v1/areas/computer-vision/"),
+    ):
+        page = html(client, page_url)
+        assert f'<link rel="alternate" type="application/json" href="{api}">' in page
+        assert client.get(api).status_code == 200
+    make_task(slug="lonely", name="Lonely")
+    assert 'type="application/json"' not in html(client, f"/area/{browse.NO_AREA}")  # no such API area

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_safe
 
 from catalogue.browse import queries as browse
 from catalogue.models import Dataset
-from catalogue.views import Meta, _describe, _page, cached_page, choice_param, param
+from catalogue.views import Meta, _describe, _page, api_url, cached_page, choice_param, param
 
 
 @require_safe
@@ -31,6 +31,7 @@ def area_detail(request, slug: str):
     meta = Meta(
         title=f"{area.name} (area)",
         description=f"{len(area.tasks):,} tasks and {area.n_leaderboards:,} leaderboards in {area.name}.",
+        api_url=api_url("areas", area.slug) if area.slug != browse.NO_AREA else "",
     )
     return _page(request, "catalogue/area_detail.html", meta, area=area)
 
@@ -90,6 +91,7 @@ def dataset_detail(request, slug: str):
         title=f"{dataset.name} (dataset)",
         description=_describe(dataset.description)
         or f"{dataset.full_name or dataset.name}: its leaderboards and the papers evaluated on it.",
+        api_url=api_url("datasets", dataset.slug),
     )
     return _page(request, "catalogue/dataset_detail.html", meta, dataset=dataset, data=data)
 
