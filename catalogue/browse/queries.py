@@ -146,11 +146,7 @@ class TaskTree:
 
 
 def task_tree(task: Task) -> TaskTree:
-    ancestors, seen, parent = [], {task.pk}, task.parent
-    while parent is not None and parent.pk not in seen and len(ancestors) < 20:  # a cycle stops
-        ancestors.insert(0, parent)
-        seen.add(parent.pk)
-        parent = parent.parent
+    ancestors = task.ancestors()[::-1]  # root first
     datasets = Dataset.objects.filter(
         Q(tasks=task) | Q(pk__in=Leaderboard.objects.filter(task=task).values("dataset"))
     ).distinct()

@@ -5,7 +5,7 @@ by case, spaces or punctuation give the same slug and so are one thing: the name
 winning spelling, the others are kept in ``aliases`` (the loader reports them).
 """
 
-from django.db import models
+from django.db import connection, models
 from django.urls import reverse
 
 from catalogue.models.base import list_holds, related_exists, words_in
@@ -57,6 +57,9 @@ class Area(Harvested):
         return reverse("area", args=[self.slug])
 
 
+MAX_TASK_DEPTH = 100  # the real task tree is a few levels deep; a longer chain is a cycle
+
+
 class Task(Harvested):
     slug = models.CharField(max_length=300, unique=True)
     name = models.CharField(max_length=500)
@@ -80,6 +83,33 @@ class Task(Harvested):
 
     def get_absolute_url(self):
         return reverse("task", args=[self.slug])
+
+    def ancestors(self) -> list["Task"]:
+        """The task's parent, its parent's parent… up to the root, nearest first, in two queries.
+
+        One recursive query walks the chain (bounded: a cycle in the data cannot run forever),
+        cut at the first task seen twice, so a cycle lists each of its tasks once and never the
+        task itself.
+        """
+        table = connection.ops.quote_name(Task._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH RECURSIVE chain (id, depth) AS ("
+                f" SELECT parent_id, 1 FROM {table} WHERE id = %s AND parent_id IS NOT NULL"
+                f" UNION ALL"
+                f" SELECT t.parent_id, c.depth + 1 FROM {table} t JOIN chain c ON t.id = c.id"
+                f" WHERE t.parent_id IS NOT NULL AND c.depth < %s"
+                f") SELECT id FROM chain ORDER BY depth",
+                [self.pk, MAX_TASK_DEPTH],
+            )
+            chain, seen = [], {self.pk}
+            for (pk,) in cursor.fetchall():
+                if pk in seen:
+                    break
+                chain.append(pk)
+                seen.add(pk)
+        by_pk = Task.objects.in_bulk(chain) if chain else {}
+        return [by_pk[pk] for pk in chain if pk in by_pk]
 
 
 class MethodCollection(Harvested):
