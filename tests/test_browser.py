@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
+from catalogue.browse.queries import NO_AREA
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import SEEDS, load
 
@@ -176,6 +177,16 @@ def test_pages_read_on_a_phone_in_both_themes(live_server, browser, color_scheme
         "/body/c233d4777fc58003",
         "/repo/pytorch/pippy",
         "/sota/image-classification-on-imagenet",
+        "/sota/",
+        f"/area/{NO_AREA}",
+        "/tasks/",
+        "/task/image-classification",
+        "/datasets/",
+        "/dataset/imagenet",
+        "/methods/",
+        "/method/gpipe",
+        "/author/Yanping%20Huang",
+        "/proceedings/",
     ):
         page = reader.visit(path)
         # Wide tables scroll inside their own box; the page itself never scrolls sideways.
