@@ -22,6 +22,16 @@ SEED_PAGE_KINDS = [
     "/sota/image-classification-on-imagenet",
     "/task/image-classification",
     "/method/gpipe",
+    "/sota/",
+    "/area/tasks-in-no-area",
+    "/tasks/",
+    "/datasets/",
+    "/dataset/imagenet",
+    "/methods/",
+    "/author/Yanping%20Huang",
+    "/proceedings/",
+    "/proceeding/NeurIPS%202019%2012",
+    "/papers/feed",
     "/about",
 ]
 # The figures a code-entry document states (SNAPSHOT-FORMAT.md), in one place for every test.

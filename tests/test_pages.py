@@ -49,6 +49,13 @@ SEED_PAGES = [
     "/sota/fine-grained-image-classification-on-birdsnap",
     "/task/image-classification",
     "/method/gpipe",
+    "/sota/",
+    "/tasks/?sort=leaderboards",
+    "/datasets/?modality=Images",
+    "/dataset/imagenet",
+    "/methods/",
+    "/author/Yanping%20Huang",
+    "/proceedings/",
     "/about",
 ]
 
