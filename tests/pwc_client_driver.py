@@ -15,6 +15,8 @@ from paperswithcode import PapersWithCodeClient
 
 GPIPE = "gpipe-efficient-training-of-giant-neural"
 BOARD = "fine-grained-image-classification-on-birdsnap"
+# An author name the test adds (tests/test_pwc_client.py): its id, as the client puts it in the path.
+HOSTILE_AUTHOR = "Ng / O'Brien (né Smith)"
 
 
 def main(url):
@@ -64,6 +66,34 @@ def main(url):
     call("evaluation_result_list", client.evaluation_result_list, BOARD)
     result_id = out["evaluation_result_list"]["results"][0]["id"]
     call("evaluation_result_get", client.evaluation_result_get, BOARD, result_id)
+    call("paper_dataset_list", client.paper_dataset_list, GPIPE)
+    call("dataset_list", client.dataset_list)
+    call("dataset_list_q", client.dataset_list, q="cifar")
+    call("dataset_list_name", client.dataset_list, name="CIFAR-100")
+    call("dataset_list_full_name", client.dataset_list, full_name="national institute")
+    call("dataset_get", client.dataset_get, "mnist")
+    call("area_list", client.area_list)
+    call("area_list_q", client.area_list, q="vision")
+    call("area_list_name", client.area_list, name="Computer")
+    call("area_get", client.area_get, "computer-vision")
+    call("area_task_list", client.area_task_list, "computer-vision")
+    call("task_parent_list", client.task_parent_list, "fine-grained-image-classification")
+    call("task_child_list", client.task_child_list, "image-classification")
+    call("author_list", client.author_list)
+    call("author_list_page_2", client.author_list, page=2, items_per_page=5)
+    call("author_list_q", client.author_list, q="chen")
+    call("author_list_full_name", client.author_list, full_name="Quoc")
+    call("author_get", client.author_get, "Quoc V. Le")
+    call("author_get_hostile", client.author_get, HOSTILE_AUTHOR)
+    call("author_paper_list", client.author_paper_list, "Quoc V. Le")
+    call("author_paper_list_hostile", client.author_paper_list, HOSTILE_AUTHOR)
+    call("conference_list", client.conference_list)
+    call("conference_list_q", client.conference_list, q="neurips")
+    call("conference_list_name", client.conference_list, name="CLR")
+    call("conference_get", client.conference_get, "neurips")
+    call("proceeding_list", client.proceeding_list, "neurips")
+    call("proceeding_get", client.proceeding_get, "neurips", "neurips-2019-12")
+    call("proceeding_paper_list", client.proceeding_paper_list, "neurips", "neurips-2019-12")
     json.dump(out, sys.stdout, default=str, sort_keys=True)
 
 

@@ -144,9 +144,9 @@ def test_a_cycle_in_the_data_lists_each_parent_once(api, db):
 
 
 def test_a_chain_deeper_than_the_guard_is_cut(api, db, monkeypatch):
-    from catalogue.api import queries
+    from catalogue.models import taxonomy
 
-    monkeypatch.setattr(queries, "MAX_TASK_DEPTH", 3)
+    monkeypatch.setattr(taxonomy, "MAX_TASK_DEPTH", 3)
     parent = None
     for n in range(6):
         parent = make_task(slug=f"level-{n}", parent=parent)

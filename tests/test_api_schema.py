@@ -18,7 +18,12 @@ def test_schema_describes_every_endpoint_and_validates(api, db):
     schema = json.loads(response.content)
     validate_schema(schema)
     routes = {
-        "/api/v1/" + str(p.pattern).replace("<paper_id:", "{").replace("<str:", "{").replace(">", "}")
+        "/api/v1/"
+        + str(p.pattern)
+        .replace("<paper_id:", "{")
+        .replace("<name:", "{")
+        .replace("<str:", "{")
+        .replace(">", "}")
         for p in get_resolver("catalogue.api.urls").url_patterns[0].url_patterns
         if p.name != "schema"
     }

@@ -2,8 +2,9 @@
 
 The client lives in .venv-pwc (Python 3.8; scripts/pwc-client-venv.sh builds it on first
 use). tests/pwc_client_driver.py calls every read method whose data the catalogue holds
-against a live server with the seeds loaded; this test checks what the client parsed
-against the fixtures. Without Python 3.8 the test skips locally and fails under CI.
+against a live server with the seeds loaded (and the few rows they lack: an area, a task's
+parent, a second proceeding…); this test checks what the client parsed against the fixtures.
+Without Python 3.8 the test skips locally and fails under CI.
 """
 
 import json
@@ -12,12 +13,35 @@ import subprocess
 
 import pytest
 
-from catalogue.models import Method
+from catalogue import identities
+from catalogue.models import Area, Author, Method, Paper, Task
 from tests.conftest import ROOT, SEEDS, load
+from tests.factories import make_dataset
 
 pytestmark = pytest.mark.slow
 
 GPIPE = "gpipe-efficient-training-of-giant-neural"
+HOSTILE_AUTHOR = "Ng / O'Brien (né Smith)"  # as tests/pwc_client_driver.py names it
+ICLR = "ICLR 2021 5"
+
+
+def _add_what_the_seeds_lack():
+    """An area, a task's parent, a dataset with its full record, a second proceeding and a hostile
+    author name: committed, so the live server sees them."""
+    vision = Area.objects.create(slug="computer-vision", name="Computer Vision", stamp="s")
+    parent = Task.objects.get(slug="image-classification")
+    child = Task.objects.get(slug="fine-grained-image-classification")
+    child.parent = parent
+    child.save(update_fields=["parent"])
+    vision.tasks.add(parent, child)
+    make_dataset(
+        name="MNIST",
+        full_name="Modified National Institute of Standards and Technology",
+        homepage="http://yann.lecun.com/exdb/mnist/",
+    )
+    other = Paper.objects.exclude(slug=GPIPE).order_by("slug").first()
+    Paper.objects.filter(pk=other.pk).update(proceeding=ICLR)
+    Author.objects.create(paper=other, position=other.authors.count(), name=HOSTILE_AUTHOR)
 
 
 def _client_python() -> str:
@@ -37,6 +61,7 @@ def client_output(live_server, settings):
     settings.API_THROTTLE_ANON = "off"
     python = _client_python()
     load(*SEEDS)
+    _add_what_the_seeds_lack()
     run = subprocess.run(
         [python, str(ROOT / "tests" / "pwc_client_driver.py"), live_server.url],
         capture_output=True,
@@ -160,3 +185,58 @@ def test_every_compatible_read_call_of_the_pwc_client(client_output):
         birdsnap["model"], birdsnap["metrics"], birdsnap["rank_in_archive_order"],
     )  # fmt: skip
     assert (row["uses_additional_data"], row["paper"]) == (birdsnap["uses_additional_data"], GPIPE)
+
+    # datasets: a paper's, the list and its filters, one dataset (the client's fields only)
+    evaluated = {identities.name_slug(r["dataset"]) for r in paper_doc["results"]}
+    assert {d["id"] for d in out["paper_dataset_list"]["results"]} == evaluated
+    assert [d["id"] for d in out["dataset_list"]["results"]] == sorted(evaluated | {"mnist"})
+    assert [d["id"] for d in out["dataset_list_q"]["results"]] == ["cifar-10", "cifar-100"]
+    assert [d["id"] for d in out["dataset_list_name"]["results"]] == ["cifar-100"]
+    assert [d["id"] for d in out["dataset_list_full_name"]["results"]] == ["mnist"]
+    assert out["dataset_get"] == {
+        "id": "mnist",
+        "name": "MNIST",
+        "full_name": "Modified National Institute of Standards and Technology",
+        "url": "http://yann.lecun.com/exdb/mnist/",
+    }
+
+    # areas and the task tree
+    vision = {"id": "computer-vision", "name": "Computer Vision"}
+    assert (out["area_list"]["count"], out["area_list"]["results"]) == (1, [vision])
+    assert out["area_list_q"]["results"] == out["area_list_name"]["results"] == [vision]
+    assert out["area_get"] == vision
+    assert [t["id"] for t in out["area_task_list"]["results"]] == [
+        "fine-grained-image-classification", "image-classification",
+    ]  # fmt: skip
+    assert out["task_parent_list"]["results"] == [out["task_get"]]
+    assert [t["id"] for t in out["task_child_list"]["results"]] == ["fine-grained-image-classification"]
+
+    # authors: exact names
+    names = sorted([*paper_doc["authors"], HOSTILE_AUTHOR])
+    assert out["author_list"]["count"] == len(names)
+    assert [(a["id"], a["full_name"]) for a in out["author_list"]["results"]] == [(n, n) for n in names]
+    page2 = out["author_list_page_2"]
+    assert (page2["previous_page"], page2["next_page"], page2["results"]) == (
+        1, 3, out["author_list"]["results"][5:10],
+    )  # fmt: skip
+    assert [a["id"] for a in out["author_list_q"]["results"]] == [n for n in names if "chen" in n.lower()]
+    assert [a["id"] for a in out["author_list_full_name"]["results"]] == ["Quoc V. Le"]
+    assert out["author_get"] == {"id": "Quoc V. Le", "full_name": "Quoc V. Le"}
+    assert out["author_get_hostile"] == {"id": HOSTILE_AUTHOR, "full_name": HOSTILE_AUTHOR}
+    assert [p["id"] for p in out["author_paper_list"]["results"]] == [GPIPE]
+    other = Paper.objects.get(proceeding=ICLR)
+    assert [p["id"] for p in out["author_paper_list_hostile"]["results"]] == [other.slug]
+
+    # conferences and proceedings, derived from the papers' proceedings
+    assert out["conference_list"]["results"] == [
+        {"id": "iclr", "name": "ICLR"}, {"id": "neurips", "name": "NeurIPS"},
+    ]  # fmt: skip
+    assert [c["id"] for c in out["conference_list_q"]["results"]] == ["neurips"]
+    assert [c["id"] for c in out["conference_list_name"]["results"]] == ["iclr"]
+    assert out["conference_get"] == {"id": "neurips", "name": "NeurIPS"}
+    neurips_2019 = {"id": "neurips-2019-12", "year": 2019, "month": 12}
+    assert paper_doc["proceeding"] == "NeurIPS 2019 12"
+    assert out["proceeding_list"]["results"] == [neurips_2019]
+    assert out["proceeding_get"] == neurips_2019
+    papers = out["proceeding_paper_list"]["results"]
+    assert [(p["id"], p["proceeding"]) for p in papers] == [(GPIPE, paper_doc["proceeding"])]

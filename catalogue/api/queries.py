@@ -5,7 +5,7 @@ queries whatever its size (serializers never query). Orders end on a unique colu
 never overlap.
 """
 
-from django.db import connection, models
+from django.db import models
 from django.db.models import (
     Case,
     Exists,
@@ -61,6 +61,29 @@ def paper(paper_id: str) -> Paper:
         [paper], _authors_in_order(), Prefetch("slugs", PaperSlug.objects.order_by("slug"))
     )
     return paper
+
+
+def author_names() -> QuerySet:
+    """Every author name once (``{"name": …}`` rows), in name order: DISTINCT over the name index,
+    nothing counted per name. ``name > ''`` leaves out empty names, as a range on that index."""
+    return Author.objects.filter(name__gt="").values("name").distinct().order_by("name")
+
+
+def author(name: str) -> dict:
+    """An author: a name some paper's author list gives exactly (case, spaces and all), or 404."""
+    if not name or not Author.objects.filter(name=name).exists():
+        raise Http404(f"No author named {name!r}")
+    return {"name": name}
+
+
+def author_papers(name: str) -> QuerySet[Paper]:
+    """Papers whose author list gives exactly ``name``, in the API's paper order (by id)."""
+    return papers().filter(Exists(Author.objects.filter(paper=OuterRef("pk"), name=name)))
+
+
+def proceeding_papers(spellings: tuple[str, ...]) -> QuerySet[Paper]:
+    """Papers that name the proceeding in any of its spellings, in the API's paper order (by id)."""
+    return papers().filter(proceeding__in=spellings)
 
 
 def search_papers() -> QuerySet[Paper]:
@@ -122,35 +145,11 @@ def tasks() -> QuerySet[Task]:
 
 
 # A chain longer than this is taken to be a cycle in the data (the archive's deepest is far shorter).
-MAX_TASK_DEPTH = 100
 
 
 def task_parents(task: Task) -> list[Task]:
-    """The task's parent, its parent's parent… up to the root, nearest first, in two queries.
-
-    One recursive query walks the chain (bounded: a cycle in the data cannot run forever), and it
-    is cut at the first task seen twice, so a cycle lists each of its tasks once and never the
-    task itself.
-    """
-    table = Task._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH RECURSIVE chain (id, depth) AS ("
-            f" SELECT parent_id, 1 FROM {table} WHERE id = %s AND parent_id IS NOT NULL"
-            f" UNION ALL"
-            f" SELECT t.parent_id, c.depth + 1 FROM {table} t JOIN chain c ON t.id = c.id"
-            f" WHERE t.parent_id IS NOT NULL AND c.depth < %s"
-            f") SELECT id FROM chain ORDER BY depth",
-            [task.pk, MAX_TASK_DEPTH],
-        )
-        chain, seen = [], {task.pk}
-        for (pk,) in cursor.fetchall():
-            if pk in seen:
-                break
-            chain.append(pk)
-            seen.add(pk)
-    by_pk = Task.objects.in_bulk(chain) if chain else {}
-    return [by_pk[pk] for pk in chain if pk in by_pk]
+    """The task's parent, its parent's parent… up to the root, nearest first (``Task.ancestors``)."""
+    return task.ancestors()
 
 
 def areas() -> QuerySet[Area]:

@@ -2,10 +2,11 @@
 
 Two families:
 
-* Papers-with-Code v1 shapes (``Paper``, ``Repository``, ``Task``, ``Method``,
-  ``EvaluationTable``, ``Metric``, ``Result``, ``PaperRepo``) with that API's field names, so
-  its clients parse them. Fields the catalogue does not hold are served empty in the form
-  those clients accept and say "Not known" in the schema. The catalogue's own fields follow.
+* Papers-with-Code v1 shapes (``Paper``, ``Repository``, ``Task``, ``Method``, ``Area``,
+  ``Dataset``, ``Author``, ``Conference``, ``Proceeding``, ``EvaluationTable``, ``Metric``,
+  ``Result``, ``PaperRepo``) with that API's field names, so its clients parse them. Fields
+  the catalogue does not hold are served empty in the form those clients accept and say "Not
+  known" in the schema. The catalogue's own fields follow.
 * The catalogue's own: code entries with their figures, samples (places).
 
 Curator corrections (``catalogue.curation``): fields serve the corrected value (a paper's
@@ -13,6 +14,7 @@ Curator corrections (``catalogue.curation``): fields serve the corrected value (
 snapshot's value, ``{"status": {"snapshot": "unverified"}}``; ``{}`` where nothing is.
 """
 
+from django.urls import NoReverseMatch, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -337,6 +339,58 @@ class PaperDatasetSerializer(DatasetSerializer):
 
     introduced = serializers.BooleanField(help_text="The paper introduced the dataset.")
     evaluated = serializers.BooleanField(help_text="The paper has results on a leaderboard of the dataset.")
+
+
+def _site_url(serializer, name: str, *args) -> str | None:
+    """The address of one of the site's pages, absolute; None where the site has none (a name
+    holding a line break matches no page address)."""
+    try:
+        url = reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+    request = serializer.context.get("request")
+    return request.build_absolute_uri(url) if request else url
+
+
+class AuthorSerializer(serializers.Serializer):
+    """PwC's Author. The data names people, it does not identify them: an author here is an exact
+    name, which may be several people (and one person may go by several names)."""
+
+    id = serializers.CharField(source="name", help_text="The author's id: the exact name, as papers give it.")
+    full_name = serializers.CharField(source="name", help_text="The name, as papers give it.")
+    url = serializers.SerializerMethodField(
+        help_text="The name's page in this catalogue (its papers); null if the site has none."
+    )
+
+    def get_url(self, author) -> str | None:
+        return _site_url(self, "author", author["name"])
+
+
+class ConferenceSerializer(serializers.Serializer):
+    """PwC's Conference, derived from the proceedings papers name (see /conferences/)."""
+
+    id = serializers.CharField(help_text="The conference's id: the slug of its name.")
+    name = serializers.CharField(help_text="As most of its papers' proceedings spell it.")
+
+
+class ProceedingSerializer(serializers.Serializer):
+    """PwC's Proceeding (``id``, ``year``, ``month``), derived from the proceedings papers name."""
+
+    id = serializers.CharField(help_text="The proceeding's id: the slug of its name.")
+    year = serializers.IntegerField(allow_null=True, help_text="As its name gives it; null if it gives none.")
+    month = serializers.IntegerField(
+        allow_null=True, help_text="1-12, as its name gives it after the year; null if it gives none."
+    )
+    # The catalogue's own.
+    name = serializers.CharField(help_text="As papers name it (the spelling most of them give).")
+    conference = serializers.CharField(help_text="The id of its conference.")
+    n_papers = serializers.IntegerField(help_text="Papers that name it.")
+    url = serializers.SerializerMethodField(
+        help_text="The page of its name in this catalogue; null if the site has none."
+    )
+
+    def get_url(self, proceeding) -> str | None:
+        return _site_url(self, "proceeding", proceeding.name)
 
 
 class EvaluationSerializer(serializers.Serializer):

@@ -1,15 +1,18 @@
-"""FilterSets of the API's vocabularies: tasks, methods, areas, datasets and evaluations.
+"""FilterSets of the API's vocabularies: tasks, methods, areas, datasets and evaluations; author
+names; conferences and proceedings.
 
 Each filter is the models' own vocabulary (``named_like``, ``Dataset.objects.with_modality``,
 ``.of_task``…), the one the browsing pages (``catalogue.browse``) call too; an invalid value is
-a 400 that names the parameter, as in ``catalogue.api.filters``.
+a 400 that names the parameter, as in ``catalogue.api.filters``. Conferences and proceedings are
+rows in memory (``catalogue.api.conferences.Rows``), filtered by the same words rule.
 """
 
 import django_filters as df
 
 from catalogue import search
-from catalogue.api.filters import DatasetFilter, _slug_choice, paper_filter
-from catalogue.models import Area, Dataset, Leaderboard, Method, Task
+from catalogue.api.filters import DatasetFilter, YearFilter, _slug_choice, paper_filter
+from catalogue.models import Area, Author, Dataset, Leaderboard, Method, Task
+from catalogue.models.base import words_in
 
 
 class _NamedFilterSet(df.FilterSet):
@@ -91,3 +94,56 @@ class EvaluationFilter(df.FilterSet):
 
     def filter_paper(self, queryset, name, value):
         return queryset.with_results_of(value)
+
+
+class AuthorFilter(df.FilterSet):
+    """Over author names (``{"name": …}`` rows: ``catalogue.api.queries.author_names``)."""
+
+    q = df.CharFilter(method="filter_q", help_text="Words in the name: every one must occur, in any case.")
+    full_name = df.CharFilter(
+        field_name="name", lookup_expr="icontains", help_text="Part of the name, in any case."
+    )
+
+    class Meta:
+        model = Author
+        fields = []
+
+    def filter_q(self, queryset, name, value):
+        return queryset.filter(words_in(search.words(value), "name"))
+
+
+def _holds_words(value: str, *texts: str) -> bool:
+    """Every word of ``value`` occurs in one of ``texts``, in any case (as ``words_in`` reads)."""
+    folded = [t.casefold() for t in texts]
+    return all(any(w.casefold() in t for t in folded) for w in search.words(value))
+
+
+class _RowsFilterSet(df.FilterSet):
+    """A FilterSet over rows in memory (``Rows``), not a QuerySet: each filter is a method that
+    keeps the rows it accepts; parameters, validation and 400s are django-filter's."""
+
+    def filter_queryset(self, rows):
+        for name, value in self.form.cleaned_data.items():
+            rows = self.filters[name].filter(rows, value)
+        return rows
+
+    def filter_q(self, rows, name, value):
+        return rows.where(lambda row: _holds_words(value, row.name, row.id))
+
+
+class ConferenceFilter(_RowsFilterSet):
+    q = df.CharFilter(method="filter_q", help_text="Words in the conference's name or id.")
+    name = df.CharFilter(method="filter_name", help_text="Part of the name, in any case.")
+
+    def filter_name(self, rows, name, value):
+        return rows.where(lambda row: value.casefold() in row.name.casefold())
+
+
+class ProceedingFilter(_RowsFilterSet):
+    q = df.CharFilter(method="filter_q", help_text="Words in the proceeding's name or id.")
+    year = YearFilter(
+        method="filter_year", help_text="Proceedings of this year (those whose name gives one)."
+    )
+
+    def filter_year(self, rows, name, value: int):
+        return rows.where(lambda row: row.year == value)

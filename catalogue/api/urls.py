@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from catalogue.api import views
+from catalogue.api import named, views
 
 app_name = "api"
 
@@ -28,6 +28,22 @@ class PaperIdConverter:
 
 
 register_converter(PaperIdConverter, "paper_id")
+
+
+class NameConverter:
+    """An exact name as the data gives it (an author): any characters, slashes and line breaks
+    included. So ``authors/<name>/papers/`` reads a name ending in "/papers" as that one's list."""
+
+    regex = r"[\s\S]+"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(NameConverter, "name")
 
 # Redoc's bundle adds two <style> elements as it loads, before any nonce can reach it (an empty
 # one and its own fixed rules): they are allowed by hash, on this page only. Its search index
@@ -97,6 +113,26 @@ v1 = [
     path("areas/<str:area_id>/tasks/", views.AreaTaskList.as_view(), name="area-tasks"),
     path("datasets/", views.DatasetList.as_view(), name="dataset-list"),
     path("datasets/<str:dataset_id>/", views.DatasetDetail.as_view(), name="dataset-detail"),
+    path("authors/", named.AuthorList.as_view(), name="author-list"),
+    path("authors/<name:author_id>/papers/", named.AuthorPaperList.as_view(), name="author-papers"),
+    path("authors/<name:author_id>/", named.AuthorDetail.as_view(), name="author-detail"),
+    path("conferences/", named.ConferenceList.as_view(), name="conference-list"),
+    path("conferences/<str:conference_id>/", named.ConferenceDetail.as_view(), name="conference-detail"),
+    path(
+        "conferences/<str:conference_id>/proceedings/",
+        named.ConferenceProceedingList.as_view(),
+        name="conference-proceedings",
+    ),
+    path(
+        "conferences/<str:conference_id>/proceedings/<str:proceeding_id>/",
+        named.ConferenceProceedingDetail.as_view(),
+        name="conference-proceeding-detail",
+    ),
+    path(
+        "conferences/<str:conference_id>/proceedings/<str:proceeding_id>/papers/",
+        named.ConferenceProceedingPaperList.as_view(),
+        name="conference-proceeding-papers",
+    ),
     path("methods/", views.MethodList.as_view(), name="method-list"),
     path("methods/<str:method_id>/", views.MethodDetail.as_view(), name="method-detail"),
     path("evaluations/", views.EvaluationList.as_view(), name="evaluation-list"),

@@ -1,0 +1,161 @@
+"""Conferences and their proceedings, derived from the proceeding each paper names.
+
+The data has no conference records: a paper's ``proceeding`` (``NeurIPS 2019 12``) is all there
+is. The rule, which :func:`derive` applies and the API documents:
+
+* A **proceeding** is a non-empty ``Paper.proceeding`` string. Its id is the string's slug
+  (``neurips-2019-12``), so spellings that differ only by case, spaces or punctuation are one
+  proceeding, named by the spelling most of its papers give (then the first in code-point order).
+* In that name, the words before the first word of four digits (never the first word) name its
+  **conference**; that word is its ``year``, and the word after it its ``month`` when it is a
+  whole number from 1 to 12 (the archive writes ``NeurIPS 2019 12``). A name with no such year
+  is a conference of its own, with no year or month (null: the data does not give them).
+* A conference's id is its name's slug; its name is the spelling most of its papers give.
+
+The archive's own ``conference`` field is not used: it holds the paper's slug on the
+conference's site (``gpipe-efficient-training-of-giant-neural-1``), not a conference.
+
+Everything comes from one grouped read of the papers, remembered per data version
+(``catalogue.memo``); the lists are served from memory as :class:`Rows`.
+"""
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from operator import attrgetter
+
+from django.db.models import Count
+from django.http import Http404
+from django.utils.text import slugify
+
+from catalogue import memo
+from catalogue.models import Paper
+
+_YEAR = re.compile(r"[0-9]{4}")
+_MONTH = re.compile(r"[0-9]{1,2}")
+
+
+@dataclass(frozen=True)
+class Proceeding:
+    id: str
+    name: str  # the spelling most of its papers give
+    spellings: tuple[str, ...]  # every ``Paper.proceeding`` string it gathers
+    conference: str  # the conference's id
+    year: int | None
+    month: int | None
+    n_papers: int
+
+
+@dataclass(frozen=True)
+class Conference:
+    id: str
+    name: str
+    proceedings: tuple[Proceeding, ...]  # in id order
+
+
+def slug(name: str) -> str:
+    """An id from a name: Django's slug (letters of any script kept), ``unnamed`` if none is left."""
+    return slugify(name, allow_unicode=True) or "unnamed"
+
+
+def parts(name: str) -> tuple[str, int | None, int | None]:
+    """(conference name, year, month) that a proceeding's name gives, as the module says."""
+    words = name.split()
+    for i in range(1, len(words)):
+        if _YEAR.fullmatch(words[i]):
+            after = words[i + 1] if i + 1 < len(words) else ""
+            month = int(after) if _MONTH.fullmatch(after) and 1 <= int(after) <= 12 else None
+            return " ".join(words[:i]), int(words[i]), month
+    return " ".join(words), None, None
+
+
+def _most_given(counts: dict[str, int]) -> str:
+    return min(counts, key=lambda spelling: (-counts[spelling], spelling))
+
+
+def derive(named: Iterable[tuple[str, int]]) -> dict[str, Conference]:
+    """Conferences by id, in id order, from (proceeding string, number of papers) pairs."""
+    spellings: dict[str, dict[str, int]] = defaultdict(dict)
+    for name, n in named:
+        if name.split():
+            spellings[slug(name)][name] = n
+    proceedings: dict[str, list[Proceeding]] = defaultdict(list)
+    conference_names: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for pid, counts in spellings.items():
+        name = _most_given(counts)
+        conference, year, month = parts(name)
+        cid, n_papers = slug(conference), sum(counts.values())
+        proceedings[cid].append(Proceeding(pid, name, tuple(sorted(counts)), cid, year, month, n_papers))
+        conference_names[cid][conference] += n_papers
+    return {
+        cid: Conference(cid, _most_given(conference_names[cid]), tuple(sorted(rows, key=attrgetter("id"))))
+        for cid, rows in sorted(proceedings.items())
+    }
+
+
+def conferences() -> dict[str, Conference]:
+    """Every conference, from one grouped read of the papers' proceedings (remembered)."""
+    return memo.remember("api_conferences", None, _conferences)
+
+
+def _conferences() -> dict[str, Conference]:
+    named = Paper.objects.exclude(proceeding="").values_list("proceeding").annotate(n=Count("id")).order_by()
+    return derive(named)
+
+
+def conference(conference_id: str) -> Conference:
+    found = conferences().get(conference_id)
+    if found is None:
+        raise Http404(f"No conference {conference_id!r}")
+    return found
+
+
+def proceeding(conference: Conference, proceeding_id: str) -> Proceeding:
+    found = next((p for p in conference.proceedings if p.id == proceeding_id), None)
+    if found is None:
+        raise Http404(f"No proceeding {proceeding_id!r} of {conference.id}")
+    return found
+
+
+class Rows:
+    """Rows already in memory, in the order of a unique text attribute (``key``), offering what the
+    API's FilterSets and pagination call on a QuerySet: ``all``, ``order_by`` and ``filter`` on the
+    key (``__gt``/``__lt``: the cursor's position), slices and ``len``. ``where`` keeps the rows a
+    filter method accepts."""
+
+    model = Paper  # what the rows are derived from (django-filter and the schema read it)
+
+    def __init__(self, rows: Iterable, key: str = "id"):
+        self.key = key
+        self._rows = list(rows)
+
+    def _with(self, rows) -> "Rows":
+        return Rows(rows, self.key)
+
+    def all(self) -> "Rows":
+        return self
+
+    def where(self, test: Callable[[object], bool]) -> "Rows":
+        return self._with(row for row in self._rows if test(row))
+
+    def order_by(self, *fields: str) -> "Rows":
+        if tuple(f.lstrip("-") for f in fields) != (self.key,):
+            raise ValueError(f"rows are ordered by {self.key} only, not {fields}")
+        return self._with(sorted(self._rows, key=attrgetter(self.key), reverse=fields[0].startswith("-")))
+
+    def filter(self, **lookups: str) -> "Rows":
+        ((lookup, value),) = lookups.items()
+        tests = {f"{self.key}__gt": str.__gt__, f"{self.key}__lt": str.__lt__}
+        if lookup not in tests:
+            raise ValueError(f"rows are filtered by {self.key}__gt or __lt only, not {lookup}")
+        return self._with(row for row in self._rows if tests[lookup](getattr(row, self.key), value))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def __getitem__(self, index):
+        return self._rows[index]

@@ -1,0 +1,159 @@
+"""API views of what the data names but does not identify: authors and conferences (PwC v1 paths).
+
+An author is an exact name, as papers' author lists give it; conferences and their proceedings
+are derived from the proceeding each paper names (``catalogue.api.conferences``). Papers are
+listed in the API's paper order, by id (slug), as /papers/ and /tasks/{id}/papers/ list them;
+``ordering=-published`` gives the newest first, as the site's pages do.
+"""
+
+from functools import cached_property
+
+from django.core.paginator import Paginator
+
+from catalogue.api import conferences, filters, queries, serializers, taxonomy_filters
+from catalogue.api.views import DetailView, ListView
+from catalogue.models import Author, Paper
+from catalogue.pagination.api import CatalogPagination
+from catalogue.pagination.paginators import KeysFirstPaginator
+
+
+class _DistinctValuesPaginator(KeysFirstPaginator):
+    """Its count remembered as for every list; a deep page is not looked up by primary key first,
+    as DISTINCT names have none: the OFFSET walks the name index itself, joining nothing."""
+
+    def page(self, number):
+        return Paginator.page(self, number)
+
+
+class _DistinctValuesPagination(CatalogPagination):
+    django_paginator_class = _DistinctValuesPaginator
+
+
+# --- authors --------------------------------------------------------------------------------
+
+
+class _AuthorChild:
+    @cached_property
+    def author(self) -> dict:
+        return queries.author(self.kwargs["author_id"])
+
+
+class AuthorList(ListView):
+    """Author names: every exact name papers' author lists give, once, in name order. A name is
+    not a person (one name may be several people, one person several names), and nothing is
+    counted per name here: a name's papers are at /authors/{id}/papers/."""
+
+    serializer_class = serializers.AuthorSerializer
+    queryset = Author.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.AuthorFilter
+    pagination_class = _DistinctValuesPagination
+    cursor_ordering = "name"
+
+    def get_queryset(self):
+        return queries.author_names()
+
+
+class AuthorDetail(_AuthorChild, DetailView):
+    """An author by id: the exact name (URL-encoded; it may hold slashes)."""
+
+    serializer_class = serializers.AuthorSerializer
+    queryset = Author.objects.none()  # the model, for the schema
+
+    def get_object(self):
+        return self.author
+
+
+class AuthorPaperList(_AuthorChild, ListView):
+    """Papers whose author list gives exactly this name, by id as the API's paper lists are
+    (``ordering=-published``: newest first, as the name's page on the site)."""
+
+    serializer_class = serializers.PaperSerializer
+    queryset = Paper.objects.none()  # the model, for the schema
+    filterset_class = filters.PaperFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.author_papers(self.author["name"])
+
+
+# --- conferences and their proceedings ------------------------------------------------------
+
+
+class _ConferenceChild:
+    @cached_property
+    def conference(self) -> conferences.Conference:
+        return conferences.conference(self.kwargs["conference_id"])
+
+
+class _ProceedingChild(_ConferenceChild):
+    @cached_property
+    def proceeding(self) -> conferences.Proceeding:
+        return conferences.proceeding(self.conference, self.kwargs["proceeding_id"])
+
+
+class ConferenceList(ListView):
+    """Conferences, in id order, derived from the proceeding each paper names (the data has no
+    conference records).
+
+    A proceeding is a non-empty ``proceeding`` string of the papers (``NeurIPS 2019 12``); its id
+    is the string's slug (``neurips-2019-12``), so spellings that differ only by case, spaces or
+    punctuation are one proceeding, named by the spelling most of its papers give. In that name,
+    the words before the first word of four digits (never the first word) name its conference;
+    that word is its year, and the next word its month when it is a whole number from 1 to 12. A
+    name with no such year is a conference of its own, with no year or month (null). A
+    conference's id is its name's slug (``neurips``), its name the spelling most of its papers
+    give. The archive's ``conference`` field is not used: it holds a paper's slug on the
+    conference's site, not a conference.
+    """
+
+    serializer_class = serializers.ConferenceSerializer
+    queryset = Paper.objects.none()  # what conferences are derived from, for the schema
+    filterset_class = taxonomy_filters.ConferenceFilter
+    cursor_ordering = "id"
+
+    def get_queryset(self):
+        return conferences.Rows(conferences.conferences().values())
+
+
+class ConferenceDetail(_ConferenceChild, DetailView):
+    """A conference (derived from papers' proceedings: see the list)."""
+
+    serializer_class = serializers.ConferenceSerializer
+    queryset = Paper.objects.none()  # what conferences are derived from, for the schema
+
+    def get_object(self):
+        return self.conference
+
+
+class ConferenceProceedingList(_ConferenceChild, ListView):
+    """The conference's proceedings, in id order (derived from papers' proceedings: see
+    /conferences/)."""
+
+    serializer_class = serializers.ProceedingSerializer
+    queryset = Paper.objects.none()  # what proceedings are derived from, for the schema
+    filterset_class = taxonomy_filters.ProceedingFilter
+    cursor_ordering = "id"
+
+    def get_queryset(self):
+        return conferences.Rows(self.conference.proceedings)
+
+
+class ConferenceProceedingDetail(_ProceedingChild, DetailView):
+    serializer_class = serializers.ProceedingSerializer
+    queryset = Paper.objects.none()  # what proceedings are derived from, for the schema
+
+    def get_object(self):
+        return self.proceeding
+
+
+class ConferenceProceedingPaperList(_ProceedingChild, ListView):
+    """Papers that name the proceeding (in any of its spellings), by id as the API's paper lists
+    are (``ordering=-published``: newest first)."""
+
+    serializer_class = serializers.PaperSerializer
+    queryset = Paper.objects.none()  # the model, for the schema
+    filterset_class = filters.PaperFilter
+    cursor_ordering = "slug"
+
+    def get_queryset(self):
+        return queries.proceeding_papers(self.proceeding.spellings)
