@@ -51,10 +51,11 @@ urlpatterns = [
     path("tasks/", browse.task_list, name="task_list"),
     path("datasets/", browse.dataset_list, name="dataset_list"),
     path("dataset/<segment:slug>", browse.dataset_detail, name="dataset"),
-    # an author or a proceeding is its exact name, as the data gives it (it may hold a slash)
+    # an author is an exact name, as the data gives it (it may hold a slash)
     path("author/<path:name>", browse.author_detail, name="author"),
     path("proceedings/", browse.proceeding_list, name="proceeding_list"),
-    path("proceeding/<path:name>", browse.proceeding_detail, name="proceeding"),
+    # a proceeding is its id (catalogue.browse.conferences), as in the API
+    path("proceeding/<segment:slug>", browse.proceeding_detail, name="proceeding"),
     path("sota/<segment:slug>/feed", views.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
     path("task/<segment:slug>", views.task_detail, name="task"),
     path("task/<segment:slug>/feed", views.feed(feeds.TaskPapersFeed()), name="task_feed"),

@@ -30,7 +30,7 @@ SEED_PAGE_KINDS = [
     "/methods/",
     "/author/Yanping%20Huang",
     "/proceedings/",
-    "/proceeding/NeurIPS%202019%2012",
+    "/proceeding/neurips-2019-12",
     "/papers/feed",
     "/about",
 ]

@@ -1,5 +1,5 @@
 """/api/v1/conferences/ and their proceedings: derived from the proceeding each paper names
-(catalogue.api.conferences says the rule)."""
+(catalogue.browse.conferences says the rule)."""
 
 import datetime
 from urllib.parse import unquote, urlsplit
@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 
-from catalogue.api import conferences
+from catalogue.browse import conferences
 from tests.api_helpers import V1, get, ids, walk
 from tests.factories import make_paper
 
@@ -126,7 +126,7 @@ def test_proceedings_of_a_conference(api, catalogue):
         "name": "NeurIPS 2019 12",
         "conference": "neurips",
         "n_papers": 3,
-        "url": "http://testserver/proceeding/NeurIPS%202019%2012",
+        "url": "http://testserver/proceeding/neurips-2019-12",
     }
     assert ids(page) == ["neurips-2019-12", "neurips-2020-12"]
     assert get(api, f"{NEURIPS}/proceedings/neurips-2019-12/") == page["results"][0]
@@ -142,7 +142,7 @@ def test_hostile_names_round_trip(api, catalogue):
     conference = next(c for c in walk(api, f"{V1}/conferences/") if c["name"] == HOSTILE)
     assert get(api, f"{V1}/conferences/{conference['id']}/")["name"] == HOSTILE
     proceeding = get(api, f"{V1}/conferences/{conference['id']}/proceedings/{HOSTILE_ID}/")
-    assert resolve(unquote(urlsplit(proceeding["url"]).path)).kwargs == {"name": HOSTILE}
+    assert resolve(unquote(urlsplit(proceeding["url"]).path)).kwargs == {"slug": HOSTILE_ID}
     papers = get(api, f"{V1}/conferences/{conference['id']}/proceedings/{HOSTILE_ID}/papers/")
     assert [(p["id"], p["proceeding"]) for p in papers["results"]] == [("hostile", HOSTILE)]
     assert ids(get(api, f"{V1}/conferences/", q="script")) == [HOSTILE_ID]

@@ -275,20 +275,27 @@ def test_an_author_name_with_a_slash_or_a_question_mark_has_a_working_address(cl
         assert "Odd names" in html(client, address)
 
 
-def test_proceedings_list_and_page(client):
-    in_neurips = make_paper(title="A NeurIPS paper", proceeding="NeurIPS 2019")
+def test_proceedings_are_listed_by_conference_and_gather_their_spellings(client):
+    in_neurips = make_paper(title="A NeurIPS paper", proceeding="NeurIPS 2019 12")
+    make_paper(title="Another spelling", proceeding="neurips 2019 12")
     make_paper(title="An ICML paper", proceeding="ICML 2020")
     make_paper(title="No proceeding")
-    assert browse.proceedings() == [("ICML 2020", 1), ("NeurIPS 2019", 1)]
     listing = html(client, "/proceedings/")
-    assert '<a href="/proceeding/NeurIPS%202019">NeurIPS 2019</a>' in listing
-    page = html(client, "/proceeding/NeurIPS%202019")
-    assert "A NeurIPS paper" in page
-    assert "An ICML paper" not in page
-    assert '<a href="/proceeding/NeurIPS%202019">NeurIPS 2019</a>' in html(
-        client, in_neurips.get_absolute_url()
+    assert '<h2 id="c-neurips">NeurIPS</h2>' in listing
+    assert (
+        '<a href="/proceeding/neurips-2019-12">NeurIPS 2019 12</a> <span class="muted small">2 papers'
+        in listing
     )
-    html(client, "/proceeding/No%20Such%20Conference", status=404)
+    assert '<a href="/proceeding/icml-2020">ICML 2020</a>' in listing
+    page = html(client, "/proceeding/neurips-2019-12")
+    assert "A NeurIPS paper" in page
+    assert "Another spelling" in page
+    assert "An ICML paper" not in page
+    paper_page = html(client, in_neurips.get_absolute_url())
+    assert '<a href="/proceeding/neurips-2019-12">NeurIPS 2019 12</a>' in paper_page
+    html(client, "/proceeding/no-such-conference", status=404)
+    # the page and the API name a proceeding alike
+    assert client.get("/api/v1/conferences/neurips/proceedings/neurips-2019-12/").status_code == 200
 
 
 def test_search_finds_authors_among_its_paper_hits(client):
@@ -303,7 +310,7 @@ def test_search_finds_authors_among_its_paper_hits(client):
     assert 'Authors named so: <a href="/author/Yanping%20Huang">Yanping Huang</a>' in page
 
 
-@pytest.mark.parametrize("url", ["/author/Ada%20Lovelace", "/proceeding/NeurIPS%202019"])
+@pytest.mark.parametrize("url", ["/author/Ada%20Lovelace", "/proceeding/neurips-2019"])
 def test_author_and_proceeding_pages_take_the_same_queries_for_1_or_50_papers(client, url):
     def grow(n):
         for _ in range(n):
@@ -320,7 +327,8 @@ def test_author_and_proceeding_pages_take_the_same_queries_for_1_or_50_papers(cl
 
 def test_hostile_author_and_proceeding_names_stay_text(client):
     paper = _by(make_paper(proceeding=PROBE), PROBE)
-    for url in (paper.get_absolute_url(), "/proceedings/", f"/author/{PROBE}", f"/proceeding/{PROBE}"):
+    probe_id = "scriptalertxscript"
+    for url in (paper.get_absolute_url(), "/proceedings/", f"/author/{PROBE}", f"/proceeding/{probe_id}"):
         page = html(client, url)
         assert PROBE not in page, url
 

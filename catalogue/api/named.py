@@ -1,7 +1,7 @@
 """API views of what the data names but does not identify: authors and conferences (PwC v1 paths).
 
 An author is an exact name, as papers' author lists give it; conferences and their proceedings
-are derived from the proceeding each paper names (``catalogue.api.conferences``). Papers are
+are derived from the proceeding each paper names (``catalogue.browse.conferences``). Papers are
 listed in the API's paper order, by id (slug), as /papers/ and /tasks/{id}/papers/ list them;
 ``ordering=-published`` gives the newest first, as the site's pages do.
 """
@@ -10,8 +10,10 @@ from functools import cached_property
 
 from django.core.paginator import Paginator
 
-from catalogue.api import conferences, filters, queries, serializers, taxonomy_filters
+from catalogue.api import filters, queries, serializers, taxonomy_filters
+from catalogue.api.rows import Rows
 from catalogue.api.views import DetailView, ListView
+from catalogue.browse import conferences
 from catalogue.models import Author, Paper
 from catalogue.pagination.api import CatalogPagination
 from catalogue.pagination.paginators import KeysFirstPaginator
@@ -112,7 +114,7 @@ class ConferenceList(ListView):
     cursor_ordering = "id"
 
     def get_queryset(self):
-        return conferences.Rows(conferences.conferences().values())
+        return Rows(conferences.conferences().values())
 
 
 class ConferenceDetail(_ConferenceChild, DetailView):
@@ -135,7 +137,7 @@ class ConferenceProceedingList(_ConferenceChild, ListView):
     cursor_ordering = "id"
 
     def get_queryset(self):
-        return conferences.Rows(self.conference.proceedings)
+        return Rows(self.conference.proceedings)
 
 
 class ConferenceProceedingDetail(_ProceedingChild, DetailView):

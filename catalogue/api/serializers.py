@@ -386,11 +386,11 @@ class ProceedingSerializer(serializers.Serializer):
     conference = serializers.CharField(help_text="The id of its conference.")
     n_papers = serializers.IntegerField(help_text="Papers that name it.")
     url = serializers.SerializerMethodField(
-        help_text="The page of its name in this catalogue; null if the site has none."
+        help_text="Its page in this catalogue (by the same id); null if the site has none."
     )
 
     def get_url(self, proceeding) -> str | None:
-        return _site_url(self, "proceeding", proceeding.name)
+        return _site_url(self, "proceeding", proceeding.id)
 
 
 class EvaluationSerializer(serializers.Serializer):

@@ -4,7 +4,7 @@ names; conferences and proceedings.
 Each filter is the models' own vocabulary (``named_like``, ``Dataset.objects.with_modality``,
 ``.of_task``…), the one the browsing pages (``catalogue.browse``) call too; an invalid value is
 a 400 that names the parameter, as in ``catalogue.api.filters``. Conferences and proceedings are
-rows in memory (``catalogue.api.conferences.Rows``), filtered by the same words rule.
+rows in memory (``catalogue.api.rows.Rows``), filtered by the same words rule.
 """
 
 import django_filters as df

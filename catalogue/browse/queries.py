@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from catalogue import memo, search
+from catalogue.browse import conferences
 from catalogue.models import (
     Area,
     Author,
@@ -257,9 +258,11 @@ def author_page(name: str, *, after=None, before=None) -> NamedPapers:
     return _named_papers(name, papers, "author", after, before)
 
 
-def proceeding_page(name: str, *, after=None, before=None) -> NamedPapers:
-    """Papers published in the proceeding named exactly ``name``, or 404."""
-    return _named_papers(name, Paper.objects.filter(proceeding=name), "proceeding", after, before)
+def proceeding_page(proceeding_id: str, *, after=None, before=None) -> NamedPapers:
+    """Papers published in the proceeding with this id (every spelling it gathers), or 404."""
+    found = conferences.proceeding_by_id(proceeding_id)
+    papers = Paper.objects.filter(proceeding__in=found.spellings)
+    return _named_papers(found.name, papers, "proceeding", after, before)
 
 
 def _named_papers(name: str, papers, kind: str, after, before) -> NamedPapers:
@@ -269,17 +272,6 @@ def _named_papers(name: str, papers, kind: str, after, before) -> NamedPapers:
     page = keyset_page(papers, PAPER_KEYS[PaperSort.DATE], after=after, before=before)
     with_list_figures(page.items)
     return NamedPapers(name, page, n_papers)
-
-
-def proceedings() -> list[tuple[str, int]]:
-    """Every proceeding the papers name, with its number of papers: the newest-sounding first
-    (by name, descending, so "NeurIPS 2021" comes before "NeurIPS 2019")."""
-    return memo.remember("proceedings", None, _proceedings)
-
-
-def _proceedings() -> list[tuple[str, int]]:
-    rows = Paper.objects.exclude(proceeding="").values("proceeding").annotate(n=Count("id"))
-    return sorted(((r["proceeding"], r["n"]) for r in rows), key=lambda pn: (pn[0].casefold(), pn[0]))
 
 
 AUTHORS_FROM_HITS = 200  # best paper hits whose authors a search looks through

@@ -1,10 +1,11 @@
 """The browsing pages: /sota/ (areas and their tasks), /area/<slug>, /tasks/, /datasets/,
-/dataset/<slug>, /author/<name>, /proceedings/ and /proceeding/<name>. Thin views over
+/dataset/<slug>, /author/<name>, /proceedings/ and /proceeding/<id>. Thin views over
 ``catalogue.browse.queries``, with the site's own helpers."""
 
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
+from catalogue.browse import conferences
 from catalogue.browse import queries as browse
 from catalogue.models import Dataset
 from catalogue.views import Meta, _describe, _page, api_url, cached_page, choice_param, param
@@ -110,7 +111,7 @@ def author_detail(request, name: str):
 @require_safe
 @cached_page
 def proceeding_list(request):
-    rows = browse.proceedings()
+    rows = list(conferences.conferences().values())
     meta = Meta(
         title="Proceedings", description="Conference proceedings and the papers the archive places in them."
     )
@@ -119,8 +120,9 @@ def proceeding_list(request):
 
 @require_safe
 @cached_page
-def proceeding_detail(request, name: str):
-    data = browse.proceeding_page(name, after=param(request, "after"), before=param(request, "before"))
+def proceeding_detail(request, slug: str):
+    data = browse.proceeding_page(slug, after=param(request, "after"), before=param(request, "before"))
+    name = data.name
     meta = Meta(title=f"{name} (proceedings)", description=f"{data.n_papers:,} papers published in {name}.")
     return _page(request, "catalogue/proceeding_detail.html", meta, data=data)
 

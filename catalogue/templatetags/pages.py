@@ -184,3 +184,11 @@ def web_url(url) -> str:
     """``url`` when it is an http(s) address, else "": a link the data gives never runs script."""
     url = str(url or "").strip()
     return url if url.lower().startswith(("https://", "http://")) else ""
+
+
+@register.filter
+def proceeding_id(name: str) -> str:
+    """The id of the proceeding a paper names (``catalogue.browse.conferences``)."""
+    from catalogue.browse import conferences
+
+    return conferences.slug(name)

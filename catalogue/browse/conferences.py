@@ -16,12 +16,12 @@ The archive's own ``conference`` field is not used: it holds the paper's slug on
 conference's site (``gpipe-efficient-training-of-giant-neural-1``), not a conference.
 
 Everything comes from one grouped read of the papers, remembered per data version
-(``catalogue.memo``); the lists are served from memory as :class:`Rows`.
+(``catalogue.memo``). The site's proceeding pages and the API's conferences both read it.
 """
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -96,7 +96,7 @@ def derive(named: Iterable[tuple[str, int]]) -> dict[str, Conference]:
 
 def conferences() -> dict[str, Conference]:
     """Every conference, from one grouped read of the papers' proceedings (remembered)."""
-    return memo.remember("api_conferences", None, _conferences)
+    return memo.remember("conferences", None, _conferences)
 
 
 def _conferences() -> dict[str, Conference]:
@@ -118,44 +118,10 @@ def proceeding(conference: Conference, proceeding_id: str) -> Proceeding:
     return found
 
 
-class Rows:
-    """Rows already in memory, in the order of a unique text attribute (``key``), offering what the
-    API's FilterSets and pagination call on a QuerySet: ``all``, ``order_by`` and ``filter`` on the
-    key (``__gt``/``__lt``: the cursor's position), slices and ``len``. ``where`` keeps the rows a
-    filter method accepts."""
-
-    model = Paper  # what the rows are derived from (django-filter and the schema read it)
-
-    def __init__(self, rows: Iterable, key: str = "id"):
-        self.key = key
-        self._rows = list(rows)
-
-    def _with(self, rows) -> "Rows":
-        return Rows(rows, self.key)
-
-    def all(self) -> "Rows":
-        return self
-
-    def where(self, test: Callable[[object], bool]) -> "Rows":
-        return self._with(row for row in self._rows if test(row))
-
-    def order_by(self, *fields: str) -> "Rows":
-        if tuple(f.lstrip("-") for f in fields) != (self.key,):
-            raise ValueError(f"rows are ordered by {self.key} only, not {fields}")
-        return self._with(sorted(self._rows, key=attrgetter(self.key), reverse=fields[0].startswith("-")))
-
-    def filter(self, **lookups: str) -> "Rows":
-        ((lookup, value),) = lookups.items()
-        tests = {f"{self.key}__gt": str.__gt__, f"{self.key}__lt": str.__lt__}
-        if lookup not in tests:
-            raise ValueError(f"rows are filtered by {self.key}__gt or __lt only, not {lookup}")
-        return self._with(row for row in self._rows if tests[lookup](getattr(row, self.key), value))
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    def __iter__(self):
-        return iter(self._rows)
-
-    def __getitem__(self, index):
-        return self._rows[index]
+def proceeding_by_id(proceeding_id: str) -> Proceeding:
+    """The proceeding with this id, whatever its conference, or 404."""
+    for found in conferences().values():
+        for p in found.proceedings:
+            if p.id == proceeding_id:
+                return p
+    raise Http404(f"No proceeding {proceeding_id!r}")
