@@ -7,9 +7,7 @@ find a paper by its arXiv id, as arxiv.org's own addresses do. A repository is
 """
 
 from django.contrib.sitemaps import views as sitemap_views
-from django.templatetags.static import static
 from django.urls import path, re_path, register_converter
-from django.views.generic import RedirectView
 
 from catalogue import feeds, views
 from catalogue.browse import views as browse
@@ -63,8 +61,7 @@ urlpatterns = [
     path("method/<segment:slug>", views.method_detail, name="method"),
     path("about", views.about, name="about"),
     path("robots.txt", views.robots_txt, name="robots_txt"),
-    # what a browser asks for where no page names its icon (a feed shown as XML, a bare file)
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("favicon.ico", views.favicon),
     path(
         "sitemap.xml",
         sitemap_views.index,

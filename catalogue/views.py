@@ -13,6 +13,7 @@ from urllib.parse import quote, urlencode
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
@@ -485,6 +486,15 @@ def about(request):
     )
     statuses = [(status, status.value in Status.instrument_failures()) for status in Status]
     return _page(request, "catalogue/about.html", meta, statuses=statuses)
+
+
+@require_safe
+def favicon(request):
+    """What a browser asks for where no page names its icon (a feed shown as XML, a bare file).
+
+    The icon's address is looked up per request: the static manifest may not exist at import.
+    """
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 @require_safe
