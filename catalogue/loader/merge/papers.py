@@ -66,6 +66,9 @@ def papers(clashes: list[Clash]) -> Counts:
     temp_table(
         "w_paper", f"SELECT {', '.join(select)}, 0 AS doc_applied FROM {title_winners} tw {' '.join(joins)}"
     )
+    # Looked up by key in later steps, some of them correlated subqueries (a method's introducing
+    # paper): without it each of those scanned all the winners once per row.
+    execute("CREATE INDEX w_paper_pkey ON w_paper (pkey)")
     # A paper is its arXiv id; one without is its slug (any slug it ever had).
     execute(
         "UPDATE w_paper SET target_id = COALESCE("
