@@ -80,13 +80,16 @@ def measure(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> Measur
         full = (
             ["/usr/bin/time", "-f", "%M", "-o", timing.name, *cmd] if Path("/usr/bin/time").exists() else cmd
         )
-        start = time.perf_counter()
-        proc = subprocess.Popen(
-            full, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
-        polled = _poll_rss(proc)
-        output = proc.communicate()[0]
-        wall = time.perf_counter() - start
+        # Output goes to a file, not a pipe: a load's warnings fill a pipe's 64 KB long before
+        # the end, and nothing reads it while _poll_rss waits (the load then hangs in write()).
+        with tempfile.TemporaryFile("w+") as sink:
+            start = time.perf_counter()
+            proc = subprocess.Popen(full, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
+            polled = _poll_rss(proc)
+            proc.wait()
+            wall = time.perf_counter() - start
+            sink.seek(0)
+            output = sink.read()
         timed_kb = timing.read().strip().splitlines()
     time_rss = int(timed_kb[-1]) * 1024 if timed_kb and timed_kb[-1].isdigit() else 0
     return Measure(wall, max(polled, time_rss) / 2**20, proc.returncode == 0, output[-3000:])
