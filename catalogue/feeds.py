@@ -61,8 +61,18 @@ class _AtomFeed(Feed):
         return xml_text(self.title_of(item))
 
     def item_updateddate(self, item):
-        # Atom requires an entry's <updated>: its own date, else the load that brought it
-        return self.item_pubdate(item) or _last_load()
+        return item.feed_updated
+
+    def dated(self, items: list) -> list:
+        """``items``, each with the ``<updated>`` Atom requires: its own date, else the last load
+        (looked up once for the feed, not once per undated entry)."""
+        last_load = None
+        for item in items:
+            item.feed_updated = self.item_pubdate(item)
+            if item.feed_updated is None:
+                last_load = last_load or _last_load()
+                item.feed_updated = last_load
+        return items
 
     def title_of(self, item) -> str:
         raise NotImplementedError
@@ -95,12 +105,13 @@ class _PaperFeed(_AtomFeed):
     def item_author_name(self, paper: Paper) -> str:
         return xml_text(", ".join(a.name for a in paper.authors.all())) or None
 
-    @staticmethod
-    def newest(papers) -> list[Paper]:
-        return list(
-            papers.order_by("-created_at", "-id").prefetch_related(
-                Prefetch("authors", queryset=Author.objects.order_by("position"))
-            )[:ITEMS]
+    def newest(self, papers) -> list[Paper]:
+        return self.dated(
+            list(
+                papers.order_by("-created_at", "-id").prefetch_related(
+                    Prefetch("authors", queryset=Author.objects.order_by("position"))
+                )[:ITEMS]
+            )
         )
 
 
@@ -146,10 +157,12 @@ class LeaderboardFeed(_AtomFeed):
         return board.get_absolute_url()
 
     def items(self, board: Leaderboard):
-        return list(
-            board.results.select_related("paper")
-            .annotate(dated=queries.result_date())
-            .order_by(F("dated").desc(nulls_last=True), "-id")[:ITEMS]
+        return self.dated(
+            list(
+                board.results.select_related("paper")
+                .annotate(dated=queries.result_date())
+                .order_by(F("dated").desc(nulls_last=True), "-id")[:ITEMS]
+            )
         )
 
     def title_of(self, result) -> str:
@@ -185,10 +198,12 @@ class CodeEntryFeed(_AtomFeed):
         return entry.get_absolute_url()
 
     def items(self, entry: CodeEntry):
-        return list(
-            Sample.objects.filter(entry=entry)
-            .select_related("paper", "repo", "body", "document", "entry")
-            .order_by(F("document__read_at").desc(nulls_last=True), "-id")[:ITEMS]
+        return self.dated(
+            list(
+                Sample.objects.filter(entry=entry)
+                .select_related("paper", "repo", "body", "document", "entry")
+                .order_by(F("document__read_at").desc(nulls_last=True), "-id")[:ITEMS]
+            )
         )
 
     def title_of(self, sample: Sample) -> str:

@@ -158,3 +158,23 @@ def test_a_feed_is_served_from_the_page_cache_and_answers_get_and_head_only(clie
     assert first.has_header("ETag")
     assert client.get("/papers/feed", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     assert client.post("/papers/feed").status_code == 405
+
+
+def test_undated_entries_take_the_last_load_s_date_in_one_query_for_1_or_50(client):
+    m.LoadRun.objects.create(
+        started_at=dt.datetime(2026, 3, 1, tzinfo=dt.UTC),
+        finished_at=dt.datetime(2026, 3, 1, 0, 5, tzinfo=dt.UTC),
+        outcome=m.LoadRun.Outcome.SUCCEEDED,
+    )
+    board = make_leaderboard()
+    make_result(leaderboard=board, paper=None, model="Undated 0", metrics={"Accuracy": "0"})
+    with CaptureQueriesContext(connection) as one:
+        rows = entries(atom(client, f"/sota/{board.slug}/feed"))
+    assert rows[0]["updated"].startswith("2026-03-01T00:05:00")
+    for n in range(1, 50):
+        make_result(leaderboard=board, paper=None, model=f"Undated {n}", metrics={"Accuracy": str(n)})
+    with CaptureQueriesContext(connection) as fifty:
+        rows = entries(atom(client, f"/sota/{board.slug}/feed"))
+    assert len(rows) == 50
+    assert {r["updated"] for r in rows} == {rows[0]["updated"]}
+    assert len(fifty) == len(one)
