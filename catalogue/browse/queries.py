@@ -49,16 +49,25 @@ class AreaRow:
     n_leaderboards: int
 
 
-def _task_rows() -> dict[int, TaskRow]:
-    """Every task with its numbers of leaderboards and papers: three grouped queries."""
-    boards = dict(Leaderboard.objects.values("task").annotate(n=Count("id")).values_list("task", "n"))
-    papers = dict(
-        Paper.tasks.through.objects.values("task").annotate(n=Count("paper")).values_list("task", "n")
+def _count_of(queryset, key: str):
+    """How many rows of ``queryset`` point at the outer row through ``key``, 0 for none."""
+    counted = queryset.filter(**{key: OuterRef("pk")}).values(key).annotate(n=Count("*")).values("n")
+    return Coalesce(counted, Value(0), output_field=IntegerField())
+
+
+def tasks_with_counts():
+    """Tasks with ``n_papers`` and ``n_leaderboards``: the one definition /sota/, areas and
+    /tasks/ show and sort by."""
+    return Task.objects.annotate(
+        n_papers=_count_of(Paper.tasks.through.objects.all(), "task"),
+        n_leaderboards=_count_of(Leaderboard.objects.all(), "task"),
     )
-    return {
-        pk: TaskRow(slug, name, boards.get(pk, 0), papers.get(pk, 0))
-        for pk, slug, name in Task.objects.values_list("id", "slug", "name")
-    }
+
+
+def _task_rows() -> dict[int, TaskRow]:
+    """Every task with its numbers of leaderboards and papers, in one query."""
+    rows = tasks_with_counts().values_list("id", "slug", "name", "n_leaderboards", "n_papers")
+    return {pk: TaskRow(slug, name, n_boards, n_papers) for pk, slug, name, n_boards, n_papers in rows}
 
 
 def _by_weight(rows) -> list[TaskRow]:
@@ -112,24 +121,7 @@ TASK_SORT_LABELS = {"papers": "most papers", "leaderboards": "most leaderboards"
 
 def tasks_page(q: str, sort: str, *, after: str | None = None, before: str | None = None) -> KeysetPage:
     """Tasks whose name holds ``q``, in ``sort`` order (TASK_SORTS), a keyset page."""
-    tasks = Task.objects.annotate(
-        n_papers=Coalesce(
-            Paper.tasks.through.objects.filter(task=OuterRef("pk"))
-            .values("task")
-            .annotate(n=Count("paper"))
-            .values("n"),
-            Value(0),
-            output_field=IntegerField(),
-        ),
-        n_leaderboards=Coalesce(
-            Leaderboard.objects.filter(task=OuterRef("pk"))
-            .values("task")
-            .annotate(n=Count("id"))
-            .values("n"),
-            Value(0),
-            output_field=IntegerField(),
-        ),
-    ).select_related("parent")
+    tasks = tasks_with_counts().select_related("parent")
     if q:
         tasks = tasks.named_like(search.words(q))
     return keyset_page(tasks, TASK_SORTS[sort], after=after, before=before)
