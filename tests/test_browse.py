@@ -412,3 +412,12 @@ def test_dataset_and_area_pages_link_their_json_form_and_it_answers(client):
         assert client.get(api).status_code == 200
     make_task(slug="lonely", name="Lonely")
     assert 'type="application/json"' not in html(client, f"/area/{browse.NO_AREA}")  # no such API area
+
+
+def test_a_dataset_introduced_only_by_a_paper_document_names_that_paper_like_the_api(client):
+    dataset = make_dataset(slug="squad", name="SQuAD")
+    later, first = make_paper(slug="z-paper", title="Later"), make_paper(slug="a-paper", title="First")
+    for paper in (later, first):
+        paper.datasets_introduced.add(dataset)
+    assert f'<a href="{first.get_absolute_url()}">First</a>' in html(client, "/dataset/squad")
+    assert client.get("/api/v1/datasets/squad/").json()["paper"]["id"] == "a-paper"

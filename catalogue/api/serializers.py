@@ -313,15 +313,9 @@ class DatasetSerializer(serializers.Serializer):
     def get_url(self, dataset) -> str | None:
         return dataset.homepage or None
 
-    def _paper(self, dataset):
-        if dataset.introduced_in is not None:
-            return dataset.introduced_in
-        papers = dataset.introduced_by.all()
-        return papers[0] if papers else None
-
     @extend_schema_field(DatasetPaperSerializer(allow_null=True))
     def get_paper(self, dataset):
-        paper = self._paper(dataset)
+        paper = dataset.introducing_paper()
         return DatasetPaperSerializer(paper, context=self.context).data if paper else None
 
     def get_tasks(self, dataset) -> list[str]:

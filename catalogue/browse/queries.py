@@ -8,7 +8,7 @@ data version (``catalogue.memo``), so they cost once per load.
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Value
+from django.db.models import Count, Exists, IntegerField, OuterRef, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
@@ -140,9 +140,7 @@ class TaskTree:
 
 def task_tree(task: Task) -> TaskTree:
     ancestors = task.ancestors()[::-1]  # root first
-    datasets = Dataset.objects.filter(
-        Q(tasks=task) | Q(pk__in=Leaderboard.objects.filter(task=task).values("dataset"))
-    ).distinct()
+    datasets = Dataset.objects.of_task(task.pk)
     # a subtask is in its own areas, else in those of its nearest ancestor that has some
     areas = []
     for node in [task, *reversed(ancestors)]:
@@ -208,6 +206,7 @@ class DatasetPage:
     leaderboards: list[Leaderboard]  # with n_results, most results first
     tasks: list[Task]
     subdatasets: list[Dataset]
+    introduced_in: Paper | None  # Dataset.introducing_paper
     papers: KeysetPage  # papers with results on it, newest first
 
 
@@ -226,6 +225,7 @@ def dataset_page(dataset: Dataset, *, after=None, before=None) -> DatasetPage:
         leaderboards=boards,
         tasks=list(dataset.tasks.order_by("name", "slug")),
         subdatasets=list(dataset.subdatasets.order_by("name", "slug")),
+        introduced_in=dataset.introducing_paper(),
         papers=papers,
     )
 

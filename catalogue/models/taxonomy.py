@@ -195,3 +195,10 @@ class Dataset(Harvested):
 
     def get_absolute_url(self):
         return reverse("dataset", args=[self.slug])
+
+    def introducing_paper(self):
+        """The paper that introduced it: its own record's, else the first (by slug) of those paper
+        documents name as introducing it. Bulk reads prefetch ``introduced_by``."""
+        if self.introduced_in is not None:
+            return self.introduced_in
+        return min(self.introduced_by.all(), key=lambda paper: paper.slug, default=None)
