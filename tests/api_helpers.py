@@ -5,6 +5,9 @@ The ``api`` client and ``api_throttle_off`` fixtures are in ``tests/conftest.py`
 
 import json
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 V1 = "/api/v1"
 GPIPE = "gpipe-efficient-training-of-giant-neural"
 
@@ -79,3 +82,11 @@ def api_state(client) -> dict:
     lst(f"{V1}/samples/")
     lst(f"{V1}/search/")
     return state
+
+
+def queries_and_rows(api, url) -> tuple[int, int]:
+    """(queries run, rows returned) for one list request that must answer 200."""
+    with CaptureQueriesContext(connection) as captured:
+        response = api.get(url)
+    assert response.status_code == 200, response.content[:300]
+    return len(captured), len(response.json()["results"])

@@ -1,11 +1,9 @@
 """/api/v1/areas/ (and an area's tasks) and /api/v1/tasks/{id}/parents/ and children/: the task tree."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from catalogue import models as m
-from tests.api_helpers import V1, get, ids, walk
+from tests.api_helpers import V1, get, ids, queries_and_rows, walk
 from tests.factories import make_task
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
@@ -171,13 +169,6 @@ def test_unknown_task_parents_and_children_are_404(api, tree):
 # --- the query count does not grow with the page --------------------------------------------
 
 
-def _queries(api, url) -> tuple[int, int]:
-    with CaptureQueriesContext(connection) as captured:
-        response = api.get(url)
-    assert response.status_code == 200, response.content[:300]
-    return len(captured), len(response.json()["results"])
-
-
 @pytest.mark.parametrize(
     "url",
     [
@@ -194,8 +185,8 @@ def test_query_count_does_not_grow_with_page_size(api, areas, tree, url, mode):
         if url.endswith("parents/"):
             pytest.skip("a list bounded by its task, without cursor mode")
         sep += "pagination=cursor&"
-    one, rows_one = _queries(api, f"{V1}/{url}{sep}items_per_page=1")
-    fifty, rows_fifty = _queries(api, f"{V1}/{url}{sep}items_per_page=50")
+    one, rows_one = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=1")
+    fifty, rows_fifty = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=50")
     assert rows_one == 1
     assert rows_fifty > 1
     assert fifty == one
@@ -203,8 +194,8 @@ def test_query_count_does_not_grow_with_page_size(api, areas, tree, url, mode):
 
 def test_query_counts_are_pinned(api, areas, tree):
     # the task, the chain (one recursive query), its tasks; nothing per level
-    assert _queries(api, f"{V1}/tasks/few-shot/parents/")[0] == 3
+    assert queries_and_rows(api, f"{V1}/tasks/few-shot/parents/")[0] == 3
     # the parent, count, rows
-    assert _queries(api, f"{V1}/tasks/classification/children/")[0] == 3
-    assert _queries(api, f"{V1}/areas/computer-vision/tasks/")[0] == 3
-    assert _queries(api, f"{V1}/areas/")[0] == 2
+    assert queries_and_rows(api, f"{V1}/tasks/classification/children/")[0] == 3
+    assert queries_and_rows(api, f"{V1}/areas/computer-vision/tasks/")[0] == 3
+    assert queries_and_rows(api, f"{V1}/areas/")[0] == 2

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 
 from catalogue import models as m
-from tests.api_helpers import V1, get, ids, walk
+from tests.api_helpers import V1, get, ids, queries_and_rows, walk
 from tests.factories import make_paper
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
@@ -193,13 +193,6 @@ def test_a_name_ending_in_papers_reads_as_that_list(api, db):
 # --- the query count does not grow with the page --------------------------------------------
 
 
-def _queries(api, url) -> tuple[int, int]:
-    with CaptureQueriesContext(connection) as captured:
-        response = api.get(url)
-    assert response.status_code == 200, response.content[:300]
-    return len(captured), len(response.json()["results"])
-
-
 @pytest.fixture
 def many(authors):
     for n in range(3):
@@ -212,17 +205,19 @@ def many(authors):
 @pytest.mark.parametrize("mode", ["page", "cursor"])
 def test_query_count_does_not_grow_with_page_size(api, many, url, mode):
     sep = ("&" if "?" in url else "?") + ("pagination=cursor&" if mode == "cursor" else "")
-    one, rows_one = _queries(api, f"{V1}/{url}{sep}items_per_page=1")
-    fifty, rows_fifty = _queries(api, f"{V1}/{url}{sep}items_per_page=50")
+    one, rows_one = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=1")
+    fifty, rows_fifty = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=50")
     assert rows_one == 1
     assert rows_fifty > 1
     assert fifty == one
 
 
 def test_query_counts_are_pinned(api, many):
-    assert _queries(api, f"{V1}/authors/")[0] == 2  # count, names
-    assert _queries(api, f"{V1}/authors/?pagination=cursor")[0] == 1
-    assert _queries(api, author_url("Alan Turing", "papers/"))[0] == 4  # the name, count, papers, authors
+    assert queries_and_rows(api, f"{V1}/authors/")[0] == 2  # count, names
+    assert queries_and_rows(api, f"{V1}/authors/?pagination=cursor")[0] == 1
+    assert (
+        queries_and_rows(api, author_url("Alan Turing", "papers/"))[0] == 4
+    )  # the name, count, papers, authors
     with CaptureQueriesContext(connection) as captured:
         get(api, author_url("Alan Turing"))
     assert len(captured) == 1

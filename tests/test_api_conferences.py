@@ -5,12 +5,10 @@ import datetime
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 
 from catalogue.browse import conferences
-from tests.api_helpers import V1, get, ids, walk
+from tests.api_helpers import V1, get, ids, queries_and_rows, walk
 from tests.factories import make_paper
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
@@ -219,13 +217,6 @@ def test_conference_detail_has_an_etag(api, catalogue):
 # --- the query count does not grow with the page --------------------------------------------
 
 
-def _queries(api, url) -> tuple[int, int]:
-    with CaptureQueriesContext(connection) as captured:
-        response = api.get(url)
-    assert response.status_code == 200, response.content[:300]
-    return len(captured), len(response.json()["results"])
-
-
 @pytest.mark.parametrize(
     "url",
     [
@@ -238,8 +229,8 @@ def _queries(api, url) -> tuple[int, int]:
 @pytest.mark.parametrize("mode", ["page", "cursor"])
 def test_query_count_does_not_grow_with_page_size(api, catalogue, url, mode):
     sep = ("&" if "?" in url else "?") + ("pagination=cursor&" if mode == "cursor" else "")
-    one, rows_one = _queries(api, f"{V1}/{url}{sep}items_per_page=1")
-    fifty, rows_fifty = _queries(api, f"{V1}/{url}{sep}items_per_page=50")
+    one, rows_one = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=1")
+    fifty, rows_fifty = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=50")
     assert rows_one == 1
     assert rows_fifty > 1
     assert fifty == one
@@ -247,7 +238,7 @@ def test_query_count_does_not_grow_with_page_size(api, catalogue, url, mode):
 
 def test_query_counts_are_pinned(api, catalogue):
     # one grouped read of the papers' proceedings gives every conference and proceeding
-    assert _queries(api, f"{V1}/conferences/")[0] == 1
-    assert _queries(api, f"{NEURIPS}/proceedings/")[0] == 1
+    assert queries_and_rows(api, f"{V1}/conferences/")[0] == 1
+    assert queries_and_rows(api, f"{NEURIPS}/proceedings/")[0] == 1
     # that read, count, papers, their authors
-    assert _queries(api, f"{NEURIPS}/proceedings/neurips-2019-12/papers/")[0] == 4
+    assert queries_and_rows(api, f"{NEURIPS}/proceedings/neurips-2019-12/papers/")[0] == 4

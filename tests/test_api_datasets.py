@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.api_helpers import V1, get, ids, walk
+from tests.api_helpers import V1, get, ids, queries_and_rows, walk
 from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
@@ -231,13 +231,6 @@ def test_unknown_paper_datasets_is_404(api, paper_with_datasets):
 # --- the query count does not grow with the page --------------------------------------------
 
 
-def _queries(api, url) -> tuple[int, int]:
-    with CaptureQueriesContext(connection) as captured:
-        response = api.get(url)
-    assert response.status_code == 200, response.content[:300]
-    return len(captured), len(response.json()["results"])
-
-
 @pytest.mark.parametrize(
     "url", ["datasets/", "datasets/?modality=texts", "papers/the-paper/datasets/", "datasets/?task=qa"]
 )
@@ -249,8 +242,8 @@ def test_query_count_does_not_grow_with_page_size(api, shelf, paper_with_dataset
         dataset.introduced_by.add(make_paper(), make_paper())
         make_leaderboard(dataset=dataset)
     sep = ("&" if "?" in url else "?") + ("pagination=cursor&" if mode == "cursor" else "")
-    one, rows_one = _queries(api, f"{V1}/{url}{sep}items_per_page=1")
-    fifty, rows_fifty = _queries(api, f"{V1}/{url}{sep}items_per_page=50")
+    one, rows_one = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=1")
+    fifty, rows_fifty = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=50")
     assert rows_one == 1
     assert rows_fifty > 1
     assert fifty == one
@@ -258,7 +251,7 @@ def test_query_count_does_not_grow_with_page_size(api, shelf, paper_with_dataset
 
 def test_query_count_of_a_dataset_page_is_pinned(api, shelf):
     # count + rows (paper and parent joined) + introducing papers + tasks + leaderboards' tasks
-    assert _queries(api, f"{V1}/datasets/?items_per_page=50")[0] == 5
+    assert queries_and_rows(api, f"{V1}/datasets/?items_per_page=50")[0] == 5
     with CaptureQueriesContext(connection) as captured:
         get(api, f"{V1}/datasets/mnist/")
     assert len(captured) == 4
