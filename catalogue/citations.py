@@ -8,6 +8,7 @@ rather than guessed.
 import re
 import unicodedata
 
+from catalogue.browse import conferences
 from catalogue.models import Paper
 
 # Characters BibTeX (and LaTeX behind it) treat as markup; each is written escaped.
@@ -50,11 +51,10 @@ def _year_month(paper: Paper) -> tuple[str, str]:
     return "", ""
 
 
-def citation_key(paper: Paper, authors: list[str]) -> str:
+def citation_key(paper: Paper, authors: list[str], year: str) -> str:
     """``<first author's last name><year><first word of the title>``, as Google Scholar keys them;
     the paper's slug where none of those give letters."""
     last_name = _ascii_word(authors[0].split()[-1]).lower() if authors and authors[0].split() else ""
-    year, _ = _year_month(paper)
     first_word = next(
         (w for w in (_ascii_word(word).lower() for word in (paper.title or "").split()) if len(w) > 3),
         "",
@@ -74,7 +74,13 @@ def bibtex(paper: Paper, url: str) -> str:
         names = (_bibtex_text(n) if "," not in n else "{" + _bibtex_text(n) + "}" for n in authors)
         fields.append(("author", " and ".join(names)))
     if paper.proceeding:
-        fields.append(("booktitle", _bibtex_text(paper.proceeding)))
+        # "NeurIPS 2019 12" is NeurIPS, 2019, December (catalogue.browse.conferences): the
+        # proceedings' year and month, not the preprint's, date a paper published there
+        conference, in_year, in_month = conferences.parts(paper.proceeding)
+        booktitle = f"{conference} {in_year}" if in_year else paper.proceeding
+        fields.append(("booktitle", _bibtex_text(booktitle)))
+        if in_year:
+            year, month = str(in_year), f"{in_month:02d}" if in_month else ""
     if year.isdigit():
         fields.append(("year", year))
     if month.isdigit() and 1 <= int(month) <= 12:
@@ -86,7 +92,7 @@ def bibtex(paper: Paper, url: str) -> str:
         fields.append(("note", "Code and samples: " + _bibtex_text(url)))
     kind = "inproceedings" if paper.proceeding else "misc"
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@{kind}{{{citation_key(paper, authors)},\n{body}\n}}\n"
+    return f"@{kind}{{{citation_key(paper, authors, year)},\n{body}\n}}\n"
 
 
 def meta_tags(paper: Paper) -> list[tuple[str, str]]:

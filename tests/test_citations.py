@@ -138,3 +138,11 @@ def test_the_cached_bibtex_download_keeps_its_file_name(client, settings):
     first, second = client.get("/paper/cached/bibtex"), client.get("/paper/cached/bibtex")
     assert first.content == second.content
     assert second["Content-Disposition"] == 'attachment; filename="cached.bib"'
+
+
+def test_a_proceedings_paper_is_dated_by_its_proceedings_not_its_preprint():
+    paper = make_paper(proceeding="NeurIPS 2019 12", date=dt.date(2018, 11, 16))
+    entry = citations.bibtex(paper, "https://example.org/p")
+    assert entry.startswith("@inproceedings{2019paper,")  # no author: the year, the first long word
+    assert "  booktitle = {NeurIPS 2019}," in entry
+    assert "  year = {2019},\n  month = {dec}," in entry
