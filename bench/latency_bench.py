@@ -277,9 +277,11 @@ def loaded_state(url: str) -> dict | None:
     return {"load_run": run, "papers": papers, "places": places}
 
 
-def prepare(admin_url: str, papers: int, seed: int, *, reuse: bool, fresh: bool) -> tuple[str, dict]:
-    """The URL of ``cwp_<papers>``, migrated, loaded and analysed, and how it came to be."""
-    name = f"cwp_{papers}"
+def prepare(
+    admin_url: str, papers: int, seed: int, *, reuse: bool, fresh: bool, source: str = "seed"
+) -> tuple[str, dict]:
+    """The URL of ``cwp_<papers>`` (``cwp_archive_<papers>``), migrated, loaded and analysed, and how."""
+    name = f"cwp_{papers}" if source == "seed" else f"cwp_archive_{papers}"
     url = db_url(admin_url, name)
     info: dict = {"database": name}
     exists = database_exists(admin_url, name)
@@ -302,7 +304,9 @@ def prepare(admin_url: str, papers: int, seed: int, *, reuse: bool, fresh: bool)
             info["migrated_on_reuse"] = True
         log(f"{name}: reused ({state['papers']:,} papers, {state['places']:,} places)")
     else:
-        snapshot = ensure_snapshot(papers, seed, OUT / "data")
+        snapshot = (
+            ensure_snapshot(papers, seed, OUT / "data") if source == "seed" else archive_dumps(papers, seed)
+        )
         database(admin_url, name)  # drops (only reached with --fresh when it exists) and creates
         migrate = measure([PYTHON, "manage.py", "migrate", "-v", "0"], env=env)
         if not migrate.ok:
@@ -319,6 +323,19 @@ def prepare(admin_url: str, papers: int, seed: int, *, reuse: bool, fresh: bool)
     info["vacuum_analyze_s"] = round(time.perf_counter() - started, 1)
     info.update(loaded_state(url) or {})
     return url, info
+
+
+def archive_dumps(papers: int, seed: int) -> Path:
+    """The Parquet form of bench/generate_archive.py's dumps at this scale, generated once."""
+    folder = OUT / "archive" / f"papers-{papers}-seed-{seed}"
+    if not (folder / "manifest-parquet.txt").exists():
+        log(f"generating archive dumps of {papers:,} papers into {folder} ...")
+        subprocess.run(
+            [PYTHON, str(BENCH / "generate_archive.py"), "--format", "parquet", "--papers", str(papers),
+             "--seed", str(seed), "--out", str(folder)],
+            check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+    return folder / "parquet"
 
 
 # --------------------------------------------------------------------------- what to request
@@ -429,6 +446,8 @@ class Endpoint:
 
 def endpoints(t: dict, deep_page: int) -> list[Endpoint]:
     """Every page kind and every API endpoint, with the objects of ``t``."""
+    if t.get("source") == "archive":
+        return archive_endpoints(t)
     q_narrow, q_broad = NARROW_QUERY.replace(" ", "+"), BROAD_QUERY
     repo_host = "" if t["repo_host"] == "github.com" else f"?host={seg(t['repo_host'])}"
     owner, name = seg(t["repo_owner"]), seg(t["repo_name"])
@@ -608,6 +627,8 @@ def endpoints(t: dict, deep_page: int) -> list[Endpoint]:
 
 def describe(t: dict) -> list[str]:
     """What was picked, for the report."""
+    if t.get("source") == "archive":
+        return describe_archive(t)
     repo = f"{t['repo_host']}/{t['repo_owner']}/{t['repo_name']}"
     return [
         f"{t['n_papers']:,} papers, {t['n_places']:,} places, {t['n_entries']:,} code entries, "
@@ -620,6 +641,181 @@ def describe(t: dict) -> list[str]:
         f"leaderboard `{t['board']}` ({t['board_results']:,} results); task `{t['task']}` "
         f"({t['task_papers']:,} papers); method `{t['method']}` ({t['method_papers']:,} papers); "
         f"year {t['year']}",
+    ]
+
+
+# ------------------------------------------------------------------- the browsing doors (archive data)
+
+# The doors of issue 13 need what only the archive's dumps carry (the task tree's areas,
+# datasets with modalities, methods in collections, authors, proceedings), so they are timed on
+# databases loaded from bench/generate_archive.py's dumps: cwp_archive_<papers>.
+ARCHIVE_PICKS = {
+    "paper": """SELECT p.slug, p.arxiv_id FROM catalogue_paper p
+        WHERE p.arxiv_id IS NOT NULL AND p.proceeding <> ''
+          AND EXISTS (SELECT 1 FROM catalogue_result r WHERE r.paper_id = p.id) ORDER BY p.id LIMIT 1""",
+    "paper_fallback": """SELECT slug, arxiv_id FROM catalogue_paper WHERE arxiv_id IS NOT NULL
+        ORDER BY id LIMIT 1""",
+    "area": """SELECT a.slug, COUNT(*) n FROM catalogue_task_areas ta
+        JOIN catalogue_area a ON a.id = ta.area_id GROUP BY a.id ORDER BY n DESC, a.id LIMIT 1""",
+    "task_inner": """SELECT t.slug FROM catalogue_task t WHERE t.parent_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM catalogue_task c WHERE c.parent_id = t.id) ORDER BY t.id LIMIT 1""",
+    "dataset": """SELECT d.slug, COUNT(*) n FROM catalogue_leaderboard b JOIN catalogue_dataset d
+        ON d.id = b.dataset_id GROUP BY d.id ORDER BY n DESC, d.id LIMIT 1""",
+    "modality": """SELECT m, COUNT(*) n FROM catalogue_dataset, jsonb_array_elements_text(modalities) m
+        GROUP BY m ORDER BY n DESC, m LIMIT 1""",
+    "collection": """SELECT c.slug, COUNT(*) n FROM catalogue_method_collections mc
+        JOIN catalogue_methodcollection c ON c.id = mc.methodcollection_id
+        GROUP BY c.id ORDER BY n DESC, c.id LIMIT 1""",
+    "author": "SELECT name, COUNT(*) n FROM catalogue_author GROUP BY name ORDER BY n DESC, name LIMIT 1",
+    "proceeding": """SELECT proceeding, COUNT(*) n FROM catalogue_paper WHERE proceeding <> ''
+        GROUP BY proceeding ORDER BY n DESC, proceeding LIMIT 1""",
+}
+ARCHIVE_COUNTS = {
+    "n_papers": "SELECT COUNT(*) FROM catalogue_paper",
+    "n_tasks": "SELECT COUNT(*) FROM catalogue_task",
+    "n_datasets": "SELECT COUNT(*) FROM catalogue_dataset",
+    "n_methods": "SELECT COUNT(*) FROM catalogue_method",
+    "n_leaderboards": "SELECT COUNT(*) FROM catalogue_leaderboard",
+    "n_authors": "SELECT COUNT(*) FROM catalogue_author",
+}
+
+
+def proceeding_ids(name: str) -> tuple[str, str]:
+    """(conference id, proceeding id) of a proceeding string, by the rule catalogue.browse.conferences
+    documents (the words before the first four-digit word, never the first, name the conference)."""
+    from django.utils.text import slugify  # needs no settings
+
+    words = name.split()
+    year_at = next((i for i in range(1, len(words)) if re.fullmatch(r"[0-9]{4}", words[i])), len(words))
+    conference = " ".join(words[:year_at])
+    return slugify(conference, allow_unicode=True) or "unnamed", slugify(
+        name, allow_unicode=True
+    ) or "unnamed"
+
+
+def pick_archive(url: str) -> dict:
+    """The objects the browsing doors show, chosen by the same SQL at every scale."""
+    t: dict = {"source": "archive"}
+    with psql(url) as conn:
+
+        def one(sql, params=()):
+            return conn.execute(sql, params).fetchone()
+
+        for key, sql in ARCHIVE_COUNTS.items():
+            t[key] = one(sql)[0]
+        t["paper"], t["arxiv"] = one(ARCHIVE_PICKS["paper"]) or one(ARCHIVE_PICKS["paper_fallback"])
+        t["area"], t["area_tasks"] = one(ARCHIVE_PICKS["area"])
+        t["task"], t["task_papers"] = one(PICKS["task_busiest"])
+        t["task_inner"] = (one(ARCHIVE_PICKS["task_inner"]) or (t["task"],))[0]
+        t["board"], t["board_results"] = one(PICKS["board_biggest"])
+        t["dataset"], t["dataset_boards"] = one(ARCHIVE_PICKS["dataset"])
+        t["modality"], t["modality_datasets"] = one(ARCHIVE_PICKS["modality"])
+        t["method"], t["method_papers"] = one(PICKS["method_busiest"])
+        t["collection"], t["collection_methods"] = one(ARCHIVE_PICKS["collection"])
+        t["author"], t["author_papers"] = one(ARCHIVE_PICKS["author"])
+        proceeding, t["proceeding_papers"] = one(ARCHIVE_PICKS["proceeding"])
+        t["proceeding_name"] = proceeding
+        t["conference_id"], t["proceeding_id"] = proceeding_ids(proceeding)
+        # The middle of the dataset list by name, for a deep keyset page.
+        name, slug = one(
+            "SELECT name, slug FROM catalogue_dataset ORDER BY name, slug OFFSET %s LIMIT 1",
+            (t["n_datasets"] // 2,),
+        )
+        t["datasets_mid_cursor"] = keyset_cursor([name, slug])
+    return t
+
+
+def archive_endpoints(t: dict) -> list[Endpoint]:
+    """Every page and API endpoint issue 13 added, with the objects of ``t``."""
+    paper, area, task, inner = seg(t["paper"]), seg(t["area"]), seg(t["task"]), seg(t["task_inner"])
+    board, dataset, author = seg(t["board"]), seg(t["dataset"]), seg(t["author"])
+    modality, collection = seg(t["modality"]), seg(t["collection"])
+    conference, proceeding = seg(t["conference_id"]), seg(t["proceeding_id"])
+    rows = [
+        ("control: healthz (no database)", "/healthz", "/healthz"),
+        ("page: sota index", "/sota/", "/sota/"),
+        ("page: area, most tasks", "/area/<slug>", f"/area/{area}"),
+        ("page: tasks, by papers", "/tasks/", "/tasks/"),
+        ("page: tasks, by leaderboards", "/tasks/?sort=leaderboards", "/tasks/?sort=leaderboards"),
+        ("page: tasks, q", "/tasks/?q=<word>", "/tasks/?q=classification"),
+        ("page: task, most papers", "/task/<slug>", f"/task/{task}"),
+        ("page: task, inner node", "/task/<slug>", f"/task/{inner}"),
+        ("page: leaderboard, most results", "/sota/<slug>", f"/sota/{board}"),
+        ("page: datasets", "/datasets/", "/datasets/"),
+        ("page: datasets, modality", "/datasets/?modality=<commonest>", f"/datasets/?modality={modality}"),
+        ("page: datasets, by papers", "/datasets/?sort=papers", "/datasets/?sort=papers"),
+        ("page: datasets, q", "/datasets/?q=<word>", "/datasets/?q=image"),
+        ("page: datasets, task", "/datasets/?task=<busiest>", f"/datasets/?task={task}"),
+        (
+            "page: datasets, middle of list",
+            "/datasets/?after=<middle row>",
+            f"/datasets/?after={t['datasets_mid_cursor']}",
+        ),
+        ("page: dataset, most leaderboards", "/dataset/<slug>", f"/dataset/{dataset}"),
+        ("page: methods", "/methods/", "/methods/"),
+        ("page: methods, collection", "/methods/?collection=<biggest>", f"/methods/?collection={collection}"),
+        ("page: author, most papers", "/author/<name>", f"/author/{author}"),
+        ("page: proceedings", "/proceedings/", "/proceedings/"),
+        ("page: proceeding, most papers", "/proceeding/<id>", f"/proceeding/{proceeding}"),
+        ("page: paper BibTeX", "/paper/<slug>/bibtex", f"/paper/{paper}/bibtex"),
+        ("feed: new papers", "/papers/feed", "/papers/feed"),
+        ("feed: task, most papers", "/task/<slug>/feed", f"/task/{task}/feed"),
+        ("feed: leaderboard, most results", "/sota/<slug>/feed", f"/sota/{board}/feed"),
+        ("api: datasets", "/api/v1/datasets/", "/api/v1/datasets/"),
+        (
+            "api: datasets, modality",
+            "/api/v1/datasets/?modality=<commonest>",
+            f"/api/v1/datasets/?modality={modality}",
+        ),
+        ("api: datasets, q", "/api/v1/datasets/?q=<word>", "/api/v1/datasets/?q=image"),
+        ("api: dataset", "/api/v1/datasets/<id>/", f"/api/v1/datasets/{dataset}/"),
+        ("api: paper datasets", "/api/v1/papers/<id>/datasets/", f"/api/v1/papers/{paper}/datasets/"),
+        ("api: areas", "/api/v1/areas/", "/api/v1/areas/"),
+        ("api: area", "/api/v1/areas/<id>/", f"/api/v1/areas/{area}/"),
+        ("api: area tasks", "/api/v1/areas/<id>/tasks/", f"/api/v1/areas/{area}/tasks/"),
+        ("api: task parents", "/api/v1/tasks/<id>/parents/", f"/api/v1/tasks/{inner}/parents/"),
+        ("api: task children", "/api/v1/tasks/<id>/children/", f"/api/v1/tasks/{inner}/children/"),
+        ("api: authors", "/api/v1/authors/", "/api/v1/authors/"),
+        (
+            "api: authors, q",
+            "/api/v1/authors/?q=<surname>",
+            f"/api/v1/authors/?q={seg(t['author'].split()[-1])}",
+        ),
+        ("api: author", "/api/v1/authors/<id>/", f"/api/v1/authors/{author}/"),
+        ("api: author papers", "/api/v1/authors/<id>/papers/", f"/api/v1/authors/{author}/papers/"),
+        ("api: conferences", "/api/v1/conferences/", "/api/v1/conferences/"),
+        ("api: conference", "/api/v1/conferences/<id>/", f"/api/v1/conferences/{conference}/"),
+        (
+            "api: conference proceedings",
+            "/api/v1/conferences/<id>/proceedings/",
+            f"/api/v1/conferences/{conference}/proceedings/",
+        ),
+        (
+            "api: proceeding",
+            "/api/v1/conferences/<id>/proceedings/<id>/",
+            f"/api/v1/conferences/{conference}/proceedings/{proceeding}/",
+        ),
+        (
+            "api: proceeding papers",
+            "/api/v1/conferences/<id>/proceedings/<id>/papers/",
+            f"/api/v1/conferences/{conference}/proceedings/{proceeding}/papers/",
+        ),
+    ]
+    return [Endpoint(*row) for row in rows]
+
+
+def describe_archive(t: dict) -> list[str]:
+    return [
+        f"{t['n_papers']:,} papers, {t['n_tasks']:,} tasks, {t['n_datasets']:,} datasets, "
+        f"{t['n_methods']:,} methods, {t['n_leaderboards']:,} leaderboards, {t['n_authors']:,} author places",
+        f"paper `{t['paper']}` (arXiv {t['arxiv']}); area `{t['area']}` ({t['area_tasks']:,} tasks); task "
+        f"`{t['task']}` ({t['task_papers']:,} papers); inner task `{t['task_inner']}`; "
+        f"leaderboard `{t['board']}` "
+        f"({t['board_results']:,} results)",
+        f"dataset `{t['dataset']}` ({t['dataset_boards']:,} leaderboards); modality {t['modality']} "
+        f"({t['modality_datasets']:,} datasets); collection `{t['collection']}` ({t['collection_methods']:,} "
+        f"methods); author {t['author']} ({t['author_papers']:,} papers); proceeding {t['proceeding_name']} "
+        f"({t['proceeding_papers']:,} papers)",
     ]
 
 
@@ -656,9 +852,13 @@ def measure_all(prepared: dict, deep_page: int, args) -> dict[int, dict[str, dic
     scales = list(prepared)
     servers: dict[int, Server] = {}
     measured: dict[int, dict[str, dict]] = {s: {} for s in scales}
+    redis = Redis() if args.page_cache else None
     try:
-        for s in scales:
-            servers[s] = Server(server_env(prepared[s][0]), str(s))
+        for i, s in enumerate(scales):
+            # With --page-cache, the response cache as deployed (redis), one redis database per
+            # scale: the servers' keys would otherwise meet (same paths, maybe the same version).
+            cache = {"PAGE_CACHE_SECONDS": "3600", "CACHE_URL": f"{redis.url[:-2]}/{i}"} if redis else {}
+            servers[s] = Server(server_env(prepared[s][0], **cache), str(s))
         for s in scales:
             servers[s].wait("/healthz")
             resolve(servers[s].port, prepared[s][2])
@@ -683,6 +883,8 @@ def measure_all(prepared: dict, deep_page: int, args) -> dict[int, dict[str, dic
     finally:
         for server in servers.values():
             server.stop()
+        if redis:
+            redis.stop()
     return {s: {name: median_row(rows) for name, rows in measured[s].items()} for s in scales}
 
 
@@ -792,10 +994,18 @@ def latency(admin_url: str, args) -> None:
     scales = sorted(set(args.papers))
     prepared = {}
     for papers in scales:
-        url, info = prepare(admin_url, papers, args.seed, reuse=args.reuse, fresh=args.fresh)
-        prepared[papers] = (url, info, pick(url))
+        url, info = prepare(
+            admin_url, papers, args.seed, reuse=args.reuse, fresh=args.fresh, source=args.source
+        )
+        prepared[papers] = (url, info, pick(url) if args.source == "seed" else pick_archive(url))
     # Page mode's deep page is the same page number at every scale, so the offset is the same.
-    deep_page = min(DEEP_PAGE, *(min(t["papers_pages"], t["samples_pages"]) for _, _, t in prepared.values()))
+    deep_page = min(
+        DEEP_PAGE,
+        *(
+            min(t.get("papers_pages", DEEP_PAGE), t.get("samples_pages", DEEP_PAGE))
+            for _, _, t in prepared.values()
+        ),
+    )
     log(f"== {', '.join(f'{p:,}' for p in scales)} papers side by side, {args.duration} s of wrk per URL")
     measured = measure_all(prepared, deep_page, args)
     profiles: dict[int, dict] = {}
@@ -904,6 +1114,12 @@ def report_latency(scales, prepared, measured, profiles, deep_page, args) -> Non
         + ", ".join(
             f"{k}={v or '(unset)'}" for k, v in SERVER_ENV.items() if k not in ("SECRET_KEY", "ALLOWED_HOSTS")
         )
+        + (
+            "; with --page-cache: PAGE_CACHE_SECONDS=3600 and CACHE_URL a redis-server of the run's own "
+            "(one database per scale), so after the untimed requests wrk is answered from the cache"
+            if args.page_cache
+            else ""
+        )
         + "; databases VACUUM ANALYZEd after loading.",
         f"- wrk: 2 threads, 8 connections, {args.duration} s per URL"
         + (f", median of {args.rounds} rounds" if args.rounds > 1 else "")
@@ -944,7 +1160,13 @@ def report_latency(scales, prepared, measured, profiles, deep_page, args) -> Non
             f"(at {b:,} papers)\n\n" + "\n".join(plans)
         )
     print(text)
-    stamp = "-".join(str(s) for s in scales)
+    stamp = "-".join(
+        [
+            *(["archive"] if args.source == "archive" else []),
+            *map(str, scales),
+            *(["cached"] if args.page_cache else []),
+        ]
+    )
     OUT.mkdir(exist_ok=True)
     (OUT / f"latency-{stamp}.md").write_text(text + "\n")
     (OUT / f"latency-{stamp}.json").write_text(
@@ -1318,6 +1540,16 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--only", metavar="REGEX", help="only endpoints whose name or path matches")
     parser.add_argument("--no-profile", action="store_true", help="skip the in-process query profile")
+    parser.add_argument(
+        "--source",
+        choices=["seed", "archive"],
+        default="seed",
+        help="seed: cwp_<papers> from bench/generate.py, every page; archive: cwp_archive_<papers> from "
+        "bench/generate_archive.py's Parquet dumps, the browsing doors (sota, datasets, authors...)",
+    )
+    parser.add_argument(
+        "--page-cache", action="store_true", help="(a): the response cache on (redis), as deployed"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--reload-under-load", action="store_true", help="run part (b) instead of (a)")
     parser.add_argument("--reload-papers", type=int, help="scale for (b) (default: the smallest --papers)")
