@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from catalogue import counters, search
 from catalogue.models import Correction, Paper, Sample, Status
+from catalogue.models.corrections import SUPERSEDED, public_name
 
 
 class StaleEdit(Exception):
@@ -38,7 +39,7 @@ def _lock(model, pk, expected_version):
 
 def _supersede(row_filter: Q, user, now):
     Correction.objects.filter(row_filter, removed_at__isnull=True).update(
-        removed_at=now, removed_by=user, removal_reason="superseded by a later correction"
+        removed_at=now, removed_by=user, removed_by_name=public_name(user), removal_reason=SUPERSEDED
     )
 
 
@@ -60,6 +61,7 @@ def correct_title(
         upstream_value=row.title_upstream,
         reason=reason,
         created_by=user,
+        curator_name=public_name(user),
     )
     Paper.objects.filter(pk=row.pk).update(title=value, title_corrected=True, version=F("version") + 1)
     search.reindex("paper", ids=[row.pk])
@@ -72,7 +74,9 @@ def correct_status(
 ) -> Correction:
     _check_status(value, reason)
     row = _lock(Sample, sample.pk, expected_version)
-    return _correct_status_locked(row, value, user=user, reason=reason, now=timezone.now())
+    return _correct_status_locked(
+        row, value, user=user, name=public_name(user), reason=reason, now=timezone.now()
+    )
 
 
 def _check_status(value, reason):
@@ -82,7 +86,7 @@ def _check_status(value, reason):
         raise ValidationError("A status correction needs a reason.")
 
 
-def _correct_status_locked(row: Sample, value: str, *, user, reason: str, now) -> Correction:
+def _correct_status_locked(row: Sample, value: str, *, user, name: str, reason: str, now) -> Correction:
     _supersede(Q(field=Correction.Field.STATUS, sample=row), user, now)
     correction = Correction.objects.create(
         field=Correction.Field.STATUS,
@@ -92,6 +96,7 @@ def _correct_status_locked(row: Sample, value: str, *, user, reason: str, now) -
         upstream_value=row.status_upstream,
         reason=reason.strip(),
         created_by=user,
+        curator_name=name,
     )
     Sample.objects.filter(pk=row.pk).update(status=value, status_corrected=True, version=F("version") + 1)
     counters.refresh(entry_ids=[row.entry_id], paper_ids=[])
@@ -104,8 +109,9 @@ def bulk_correct_status(samples: QuerySet[Sample], value: str, *, user, reason: 
     _check_status(value, reason)
     now = timezone.now()
     rows = list(samples.select_for_update().order_by("pk"))
+    name = public_name(user)
     for row in rows:
-        _correct_status_locked(row, value, user=user, reason=reason, now=now)
+        _correct_status_locked(row, value, user=user, name=name, reason=reason, now=now)
     return len(rows)
 
 
@@ -115,7 +121,9 @@ def remove_correction(correction: Correction, *, user, reason: str = "") -> None
     if correction.removed_at is not None:
         return
     now = timezone.now()
-    Correction.objects.filter(pk=correction.pk).update(removed_at=now, removed_by=user, removal_reason=reason)
+    Correction.objects.filter(pk=correction.pk).update(
+        removed_at=now, removed_by=user, removed_by_name=public_name(user), removal_reason=reason
+    )
     if correction.field == Correction.Field.TITLE:
         Paper.objects.filter(pk=correction.paper_id).update(
             title=F("title_upstream"), title_corrected=False, version=F("version") + 1

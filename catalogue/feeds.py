@@ -23,8 +23,9 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from catalogue import queries
-from catalogue.models import Author, CodeEntry, Leaderboard, LoadRun, Paper, Sample, Status, Task
+from catalogue import history, queries
+from catalogue.models import Author, CodeEntry, Correction, Leaderboard, LoadRun, Paper, Sample, Status, Task
+from catalogue.models.corrections import attach_status_corrections
 
 ITEMS = 50
 SUMMARY_CHARS = 600
@@ -91,6 +92,11 @@ class _PaperFeed(_AtomFeed):
         return paper.title or paper.slug
 
     def item_description(self, paper: Paper) -> str:
+        if paper.title_corrected:  # the title shown is a curator's: say so, and what the snapshot says
+            note = (
+                f"[Title corrected by a curator; the snapshot says: {paper.title_upstream or '(no title)'}.] "
+            )
+            return _summary(note + paper.abstract)
         return _summary(paper.abstract)
 
     def item_link(self, paper: Paper) -> str:
@@ -198,13 +204,13 @@ class CodeEntryFeed(_AtomFeed):
         return entry.get_absolute_url()
 
     def items(self, entry: CodeEntry):
-        return self.dated(
-            list(
-                Sample.objects.filter(entry=entry)
-                .select_related("paper", "repo", "body", "document", "entry")
-                .order_by(F("document__read_at").desc(nulls_last=True), "-id")[:ITEMS]
-            )
+        places = list(
+            Sample.objects.filter(entry=entry)
+            .select_related("paper", "repo", "body", "document", "entry")
+            .order_by(F("document__read_at").desc(nulls_last=True), "-id")[:ITEMS]
         )
+        attach_status_corrections(places)
+        return self.dated(places)
 
     def title_of(self, sample: Sample) -> str:
         corrected = " (corrected by a curator)" if sample.status_corrected else ""
@@ -213,7 +219,10 @@ class CodeEntryFeed(_AtomFeed):
     def item_description(self, sample: Sample) -> str:
         where = sample.repo.full_name if sample.repo else "no repository"
         path = sample.path or "no path"
-        return xml_text(f"{sample.entry.name} in {where}, {path}; code body {sample.body.sha256_prefix}.")
+        text = f"{sample.entry.name} in {where}, {path}; code body {sample.body.sha256_prefix}."
+        if correction := getattr(sample, "status_correction", None):
+            text += f" {history.status_note(correction, sample.status_upstream)}"
+        return xml_text(text)
 
     def item_link(self, sample: Sample) -> str:
         return sample.paper.get_absolute_url()
@@ -223,3 +232,42 @@ class CodeEntryFeed(_AtomFeed):
 
     def item_pubdate(self, sample: Sample):
         return sample.document.read_at if sample.document else None
+
+
+class CorrectionsFeed(_AtomFeed):
+    """Every correction, newest first; a removal updates its entry (``<updated>``)."""
+
+    title = "Code with Papers: corrections"
+    subtitle = "Curators' corrections of titles and statuses, with the snapshot's value and the reason."
+
+    def link(self):
+        return reverse("corrections")
+
+    def items(self):
+        corrections = list(Correction.objects.for_listing()[:ITEMS])
+        for c in corrections:
+            c.feed_updated = c.removed_at or c.created_at
+        return corrections
+
+    def title_of(self, c: Correction) -> str:
+        state = "" if c.active else (" (superseded)" if c.superseded else " (removed)")
+        if c.paper_id:
+            return f"Title corrected: {c.value}{state}"
+        return (
+            f"Status corrected: {c.sample.entry.name} in {c.sample.paper.title or c.sample.paper.slug}{state}"
+        )
+
+    def item_description(self, c: Correction) -> str:
+        return xml_text(history.describe(c))
+
+    def item_link(self, c: Correction) -> str:
+        return f"{reverse('corrections')}?paper={c.target_paper.slug}#correction-{c.pk}"
+
+    def item_guid(self, c: Correction) -> str:
+        return f"{TAG}/corrections/{c.pk}"
+
+    def item_pubdate(self, c: Correction):
+        return c.created_at
+
+    def item_author_name(self, c: Correction) -> str:
+        return c.by

@@ -24,6 +24,7 @@ from catalogue.models import (
     CodeBody,
     CodeEntry,
     CodeLink,
+    Correction,
     Dataset,
     Leaderboard,
     Method,
@@ -36,6 +37,7 @@ from catalogue.models import (
     Status,
     Task,
 )
+from catalogue.models.corrections import attach_status_corrections, title_correction
 from catalogue.models.papers import has_official_code
 from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
 
@@ -183,6 +185,8 @@ class PaperPage:
     figures: PaperFigures
     samples_by_repo: list[tuple[Repo | None, list[Sample]]]
     results: list[Result]
+    title_correction: Correction | None = None  # the active one; its places carry theirs
+    has_corrections: bool = False  # any correction ever, removed ones too: link the history
 
 
 def paper_page(paper: Paper) -> PaperPage:
@@ -213,6 +217,7 @@ def paper_page(paper: Paper) -> PaperPage:
             F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix"
         )
     )
+    attach_status_corrections(samples)
     groups: dict[int | None, tuple[Repo | None, list[Sample]]] = {}
     for sample in samples:
         groups.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
@@ -221,6 +226,8 @@ def paper_page(paper: Paper) -> PaperPage:
         figures=figures.paper_figures(paper),
         samples_by_repo=list(groups.values()),
         results=results,
+        title_correction=title_correction(paper),
+        has_corrections=Correction.objects.of_paper(paper).exists(),
     )
 
 
@@ -263,7 +270,9 @@ def places_page(
 ) -> KeysetPage:
     """A page of places (sample rows) with their paper, repository, entry and body."""
     samples = samples.select_related("paper", "repo", "entry", "body")
-    return keyset_page(samples, PLACE_KEYS, after=after, before=before)
+    page = keyset_page(samples, PLACE_KEYS, after=after, before=before)
+    attach_status_corrections(page.items)
+    return page
 
 
 def entry_places(

@@ -59,6 +59,8 @@ urlpatterns = [
     path("task/<segment:slug>/feed", views.feed(feeds.TaskPapersFeed()), name="task_feed"),
     path("methods/", browse.method_list, name="method_list"),
     path("method/<segment:slug>", views.method_detail, name="method"),
+    path("corrections/", views.correction_list, name="corrections"),
+    path("corrections/feed", views.feed(feeds.CorrectionsFeed()), name="corrections_feed"),
     path("about", views.about, name="about"),
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path("favicon.ico", views.favicon),

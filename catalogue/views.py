@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import caching, charts, citations, figures, jsonld, queries
+from catalogue import caching, charts, citations, figures, history, jsonld, queries
 from catalogue.browse import queries as browse_queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
 
@@ -475,6 +475,31 @@ def method_detail(request, slug: str):
         introduced_by=introduced_by,
         boards=boards,
     )
+
+
+@require_safe
+@cached_page
+def correction_list(request):
+    data = history.corrections_page(
+        paper_slug=param(request, "paper"),
+        entry_slug=param(request, "entry"),
+        after=param(request, "after"),
+        before=param(request, "before"),
+    )
+    whose = (
+        f" of {data.paper.title or data.paper.slug}"
+        if data.paper
+        else f" of the code entry {data.entry.name}"
+        if data.entry
+        else ""
+    )
+    meta = Meta(
+        title=f"Corrections{whose}",
+        description="Every correction curators made to the catalogue, newest first: the corrected value, "
+        "what the snapshot says, when, by whom and why; removed corrections included.",
+        feed_url=reverse("corrections_feed"),
+    )
+    return _page(request, "catalogue/correction_list.html", meta, data=data, page=data.page)
 
 
 @require_safe

@@ -1,5 +1,6 @@
 """catalogue.api.serializers: the shape of every row (Papers-with-Code's, and the catalogue's own fields)."""
 
+import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -89,20 +90,34 @@ def test_corrections_are_served_with_the_snapshot_value_beside_them(api, loaded_
 
     from catalogue import curation
 
-    curator = User.objects.create_user("cora", password="x" * 12, is_staff=True)
+    curator = User.objects.create_user("cora", email="cora@example.org", password="x" * 12, is_staff=True)
+    m.CuratorProfile.objects.create(user=curator, public_name="Cora from the catalogue")
     paper = m.Paper.objects.get(arxiv_id="1811.06965")
-    curation.correct_title(paper, "GPipe (corrected)", user=curator, expected_version=None)
+    title_fix = curation.correct_title(paper, "GPipe (corrected)", user=curator, expected_version=None)
     sample = m.Sample.objects.get(entry__name="forward_step_func", status="ran")
-    curation.correct_status(sample, "ran_honours", user=curator, reason="checked", expected_version=None)
+    status_fix = curation.correct_status(
+        sample, "ran_honours", user=curator, reason="checked", expected_version=None
+    )
+
+    def mark(snapshot, correction, reason, paper=GPIPE):
+        return {
+            "snapshot": snapshot,
+            "corrected_at": correction.created_at.isoformat().replace("+00:00", "Z"),
+            "reason": reason,
+            "by": "Cora from the catalogue",
+            "history": f"http://testserver/corrections/?paper={paper}#correction-{correction.pk}",
+        }
 
     detail = get(api, f"{V1}/papers/{GPIPE}/")
     assert detail["title"] == "GPipe (corrected)"
-    assert detail["corrected"] == {"title": {"snapshot": paper.title_upstream}}
-    assert get(api, f"{V1}/papers/", corrected="true")["results"][0]["id"] == GPIPE
+    assert detail["corrected"] == {"title": mark(paper.title_upstream, title_fix, "")}
+    assert get(api, f"{V1}/papers/", corrected="true")["results"][0]["corrected"] == detail["corrected"]
     place = get(api, f"{V1}/samples/", corrected="true")["results"]
     assert [(p["status"], p["corrected"]) for p in place] == [
-        ("ran_honours", {"status": {"snapshot": "ran"}})
+        ("ran_honours", {"status": mark("ran", status_fix, "checked", sample.paper.slug)})
     ]
+    assert "cora@example.org" not in json.dumps(place)
+    assert '"cora"' not in json.dumps(detail)
     assert {r["corrected"]["status"]["snapshot"] for r in walk(api, f"{V1}/samples/", corrected="true")} == {
         "ran"
     }

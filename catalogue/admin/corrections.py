@@ -11,8 +11,8 @@ from django.urls import path, reverse
 from catalogue import curation
 from catalogue.admin.base import CatalogueAdmin, admin_link
 from catalogue.admin.filters import ActiveCorrectionFilter, CorrectionUpstreamChangedFilter
-from catalogue.admin.forms import RemoveCorrectionForm
-from catalogue.models import Correction
+from catalogue.admin.forms import PublicNameForm, RemoveCorrectionForm
+from catalogue.models import Correction, CuratorProfile
 
 
 @admin.register(Correction)
@@ -31,6 +31,7 @@ class CorrectionAdmin(CatalogueAdmin):
         "upstream_then",
         "upstream_now",
         "created_by",
+        "curator_name",
         "created_at",
         "is_active",
         "reason",
@@ -49,9 +50,11 @@ class CorrectionAdmin(CatalogueAdmin):
         "upstream_now",
         "reason",
         "created_by",
+        "curator_name",
         "created_at",
         "is_active",
         "removed_by",
+        "removed_by_name",
         "removed_at",
         "removal_reason",
     ]
@@ -93,7 +96,36 @@ class CorrectionAdmin(CatalogueAdmin):
             self.admin_site.admin_view(self.remove_view),
             name="catalogue_correction_remove",
         )
-        return [remove, *super().get_urls()]
+        public_name = path(
+            "public-name/",
+            self.admin_site.admin_view(self.public_name_view),
+            name="catalogue_correction_public_name",
+        )
+        return [remove, public_name, *super().get_urls()]
+
+    def public_name_view(self, request):
+        """A curator chooses the name public pages show beside their corrections (or none)."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        profile = CuratorProfile.objects.filter(user=request.user).first()
+        profile = profile or CuratorProfile(user=request.user)
+        form = PublicNameForm(request.POST or None, instance=profile)
+        if request.method == "POST" and form.is_valid():
+            form.save()
+            messages.success(
+                request,
+                "Your corrections from now on show you as "
+                f"{form.instance.public_name or 'a curator'!r}; earlier ones keep the name they were made "
+                "under.",
+            )
+            return HttpResponseRedirect(reverse("admin:index"))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Your public name",
+            "opts": self.model._meta,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/catalogue/correction/public_name.html", context)
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         context["can_remove"] = obj is not None and obj.active and self.has_remove_permission(request, obj)

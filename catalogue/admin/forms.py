@@ -4,7 +4,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from catalogue.curation import StaleEdit
-from catalogue.models import Paper, Sample, Status
+from catalogue.models import CuratorProfile, Paper, Sample, Status
 
 
 class CurationForm(forms.ModelForm):
@@ -92,3 +92,12 @@ class RemoveCorrectionForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2, "cols": 80}),
         help_text="Why the snapshot's value should be shown again (optional).",
     )
+
+
+class PublicNameForm(forms.ModelForm):
+    class Meta:
+        model = CuratorProfile
+        fields = ["public_name"]
+
+    def clean_public_name(self):
+        return self.cleaned_data["public_name"].strip()

@@ -1,4 +1,4 @@
-"""Representations. Serializers never query: views hand them prefetched rows and figures.
+"""Representations. Serializers never query per row: views hand them prefetched rows and figures.
 
 Two families:
 
@@ -11,8 +11,13 @@ Two families:
 
 Curator corrections (``catalogue.curation``): fields serve the corrected value (a paper's
 ``title``, a place's ``status``), and ``corrected`` names each corrected field with the
-snapshot's value, ``{"status": {"snapshot": "unverified"}}``; ``{}`` where nothing is.
+snapshot's value, when, why and by whom, and the record's public history page:
+``{"status": {"snapshot": "unverified", "corrected_at": …, "reason": …, "by": "a curator",
+"history": …}}``; ``{}`` where nothing is. A list reads its page's corrections in one query
+(none when no row on it is corrected).
 """
+
+from urllib.parse import quote
 
 from django.urls import NoReverseMatch, reverse
 from drf_spectacular.types import OpenApiTypes
@@ -21,6 +26,12 @@ from rest_framework import serializers
 
 from catalogue.api import ids
 from catalogue.models import RepoKind, Status, TitleSource
+from catalogue.models.corrections import (
+    attach_status_corrections,
+    attach_title_corrections,
+    status_correction,
+    title_correction,
+)
 
 NOT_KNOWN = "Not known to this catalogue: always {}."
 
@@ -110,6 +121,10 @@ class PaperFiguresSerializer(serializers.Serializer):
 
 class SnapshotValueSerializer(serializers.Serializer):
     snapshot = serializers.CharField(help_text="The value the snapshot states (shown before correction).")
+    corrected_at = serializers.DateTimeField(help_text="When the curator made the correction.")
+    reason = serializers.CharField(help_text="Why, in the curator's words ('' if none was given).")
+    by = serializers.CharField(help_text='The public name the curator chose, or "a curator".')
+    history = serializers.CharField(help_text="The record's public correction history (a page).")
 
 
 class PaperCorrectedSerializer(serializers.Serializer):
@@ -120,8 +135,30 @@ class SampleCorrectedSerializer(serializers.Serializer):
     status = SnapshotValueSerializer(required=False)
 
 
-def _corrected(**fields) -> dict:
-    return {name: {"snapshot": snapshot} for name, (is_corrected, snapshot) in fields.items() if is_corrected}
+def _corrected(serializer, name: str, correction, snapshot: str, paper_slug: str) -> dict:
+    """``{name: the mark}`` for a corrected field: the snapshot's value, when, why, by whom, where."""
+    if correction is None:
+        return {}
+    history = f"{reverse('corrections')}?paper={quote(paper_slug)}#correction-{correction.pk}"
+    request = serializer.context.get("request")
+    return {
+        name: {
+            "snapshot": snapshot,
+            "corrected_at": correction.created_at.isoformat().replace("+00:00", "Z"),
+            "reason": correction.reason,
+            "by": correction.by,
+            "history": request.build_absolute_uri(history) if request else history,
+        }
+    }
+
+
+class _CorrectionsAttached(serializers.ListSerializer):
+    """A list whose rows' active corrections are read in one query for the page (none if none)."""
+
+    def to_representation(self, data):
+        rows = list(data.all() if hasattr(data, "all") else data)
+        self.child.attach_corrections(rows)
+        return super().to_representation(rows)
 
 
 def _figures(serializer, obj):
@@ -164,9 +201,14 @@ class PaperSerializer(serializers.Serializer):
     def get_month(self, paper) -> str | None:
         return paper.month or None
 
+    class Meta:
+        list_serializer_class = _CorrectionsAttached
+
+    attach_corrections = staticmethod(attach_title_corrections)
+
     @extend_schema_field(PaperCorrectedSerializer)
     def get_corrected(self, paper):
-        return _corrected(title=(paper.title_corrected, paper.title_upstream))
+        return _corrected(self, "title", title_correction(paper), paper.title_upstream, paper.slug)
 
 
 class PaperDetailSerializer(PaperSerializer):
@@ -504,6 +546,13 @@ class SampleSerializer(serializers.Serializer):
         help_text="Fields a curator corrected, with the snapshot's value."
     )
 
+    class Meta:
+        list_serializer_class = _CorrectionsAttached
+
+    attach_corrections = staticmethod(attach_status_corrections)
+
     @extend_schema_field(SampleCorrectedSerializer)
     def get_corrected(self, sample):
-        return _corrected(status=(sample.status_corrected, sample.status_upstream))
+        return _corrected(
+            self, "status", status_correction(sample), sample.status_upstream, sample.paper.slug
+        )

@@ -24,7 +24,7 @@ their result rows), ``code`` (repositories, code links, entries, bodies and plac
 """
 
 from catalogue.models.code import CodeBody, CodeEntry, CodeLink, HarvestedRepo, Repo, Sample
-from catalogue.models.corrections import Correction
+from catalogue.models.corrections import Correction, CuratorProfile
 from catalogue.models.leaderboards import Leaderboard, Result
 from catalogue.models.papers import Author, Paper, PaperSlug
 from catalogue.models.provenance import Harvested, LoadRun, SourceDocument
@@ -48,6 +48,7 @@ __all__ = [
     "CodeEntry",
     "CodeLink",
     "Correction",
+    "CuratorProfile",
     "Dataset",
     "DocumentKind",
     "Harvested",

@@ -1,11 +1,103 @@
-"""Curators' corrections, kept with their history (``catalogue.curation`` writes them)."""
+"""Curators' corrections, kept with their history (``catalogue.curation`` writes them).
 
+Corrections are public: pages, API and feeds mark a corrected value with the snapshot's value,
+the date and the reason, and ``/corrections/`` lists every one, removed ones included. A
+curator appears there by the public name they chose (``CuratorProfile``), else as "a curator";
+never by login or e-mail. The name is copied onto the correction when it is made (and removed),
+so that it travels with the record through ``dump_snapshot`` into another database.
+"""
+
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from catalogue.models.code import Sample
 from catalogue.models.papers import Paper
 from catalogue.models.vocabulary import Status
+
+ANONYMOUS_CURATOR = "a curator"
+
+
+def public_name(user) -> str:
+    """The name a curator chose to be shown by; "" when none (pages then say "a curator")."""
+    if user is None:
+        return ""
+    profile = CuratorProfile.objects.filter(user=user).first()
+    return profile.public_name if profile else ""
+
+
+class CuratorProfile(models.Model):
+    """What the public sees of a curator: a display name of their choosing, or nothing."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="curator_profile"
+    )
+    public_name = models.CharField(
+        max_length=80,
+        blank=True,
+        help_text="Shown beside your corrections on public pages. Leave empty to appear as "
+        f'"{ANONYMOUS_CURATOR}". Never your login or e-mail.',
+    )
+
+    def __str__(self):
+        return self.public_name or ANONYMOUS_CURATOR
+
+
+class CorrectionQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(removed_at__isnull=True)
+
+    def of_paper(self, paper):
+        """A paper's history: its title's corrections and those of its places' statuses."""
+        return self.filter(Q(paper=paper) | Q(sample__paper=paper))
+
+    def of_entry(self, entry):
+        return self.filter(sample__entry=entry)
+
+    def for_listing(self):
+        """With what a public line about each one shows, newest first."""
+        return self.select_related("paper", "sample__paper", "sample__entry", "sample__body").order_by(
+            "-created_at", "-id"
+        )
+
+
+def attach_status_corrections(samples) -> None:
+    """Give each place its active status correction (``sample.status_correction``, or None).
+
+    One query, and none at all when no place on the page is corrected: a page's query count
+    does not grow with its rows.
+    """
+    _attach(samples, "status")
+
+
+def attach_title_corrections(papers) -> None:
+    """Give each paper its active title correction (``paper.title_correction``), as above."""
+    _attach(papers, "title")
+
+
+def _attach(rows, field: str) -> None:
+    target = "sample" if field == "status" else "paper"
+    corrected = [row.pk for row in rows if getattr(row, f"{field}_corrected")]
+    found = {}
+    if corrected:
+        active = Correction.objects.active().filter(field=field, **{f"{target}_id__in": corrected})
+        found = {getattr(c, f"{target}_id"): c for c in active}
+    for row in rows:
+        setattr(row, f"{field}_correction", found.get(row.pk))
+
+
+def title_correction(paper):
+    """A paper's active title correction, or None (no query when its title is not corrected)."""
+    if not hasattr(paper, "title_correction"):
+        _attach([paper], "title")
+    return paper.title_correction
+
+
+def status_correction(sample):
+    """A place's active status correction, or None (no query when its status is not corrected)."""
+    if not hasattr(sample, "status_correction"):
+        _attach([sample], "status")
+    return sample.status_correction
 
 
 class Correction(models.Model):
@@ -42,6 +134,11 @@ class Correction(models.Model):
     )
     removed_at = models.DateTimeField(null=True, blank=True)
     removal_reason = models.TextField(blank=True)
+    # The public names of who made and who removed it, as they were then ("" = "a curator").
+    curator_name = models.CharField(max_length=80, blank=True)
+    removed_by_name = models.CharField(max_length=80, blank=True)
+
+    objects = CorrectionQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -73,3 +170,22 @@ class Correction(models.Model):
     @property
     def active(self) -> bool:
         return self.removed_at is None
+
+    @property
+    def by(self) -> str:
+        return self.curator_name or ANONYMOUS_CURATOR
+
+    @property
+    def removed_by_public(self) -> str:
+        return self.removed_by_name or ANONYMOUS_CURATOR
+
+    @property
+    def superseded(self) -> bool:
+        return self.removal_reason == SUPERSEDED
+
+    @property
+    def target_paper(self):
+        return self.paper if self.paper_id else self.sample.paper
+
+
+SUPERSEDED = "superseded by a later correction"

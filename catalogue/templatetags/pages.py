@@ -192,3 +192,27 @@ def proceeding_id(name: str) -> str:
     from catalogue.browse import conferences
 
     return conferences.slug(name)
+
+
+@register.simple_tag
+def correction_note(correction, snapshot: str, paper_slug: str) -> SafeString:
+    """A corrected value's mark: who corrected it and when, why, and what the snapshot says.
+
+    ``snapshot`` is the snapshot's value now (the loader keeps it up to date under the
+    correction); the mark links the correction in the paper's public history.
+    """
+    if correction is None:
+        return SafeString("")
+    history = f"{reverse('corrections')}?paper={paper_slug}#correction-{correction.pk}"
+    reason = format_html(": “{}”", correction.reason) if correction.reason else ""
+    return format_html(
+        '<span class="correction-note"><a class="badge badge-corrected" href="{}">corrected</a> '
+        '<span class="small">by {} on <time datetime="{}">{}</time>{}. '
+        "The snapshot says: <q>{}</q>.</span></span>",
+        history,
+        correction.by,
+        correction.created_at.date().isoformat(),
+        correction.created_at.strftime("%-d %B %Y"),
+        reason,
+        snapshot,
+    )
