@@ -18,11 +18,21 @@ the code-entry documents that state it must be newer; and an old slug must be ol
 the current one. Ids inside the database are never written: documents name things by
 their natural keys.
 
-Curator corrections are applied and marked: documents state the corrected value (a
-paper's title, a place's status), each corrected row carries ``corrected`` with the
-snapshot's value, and each document lists its corrections under ``exported.corrected``.
-The loader reads the values but not the marks, so a reload shows the corrected values as
-the snapshot's own (a curator's history lives in this database, not in snapshots).
+Curators' corrections travel as themselves, so that dump → empty database → load gives back
+the same catalogue, corrections, their history and all:
+
+* paper and code-entry documents state the **snapshot's** values (a paper's title, a
+  place's status), as the documents they were loaded from did, and the figures those rows
+  give; a corrected row carries ``corrected`` with the value the catalogue shows instead,
+  and each document lists its corrections under ``exported.corrected`` (for readers: the
+  loader reads neither);
+* ``corrections/…json`` (url ``/corrections/``) holds every correction ever made, removed
+  ones included, each naming its row by natural keys, with the curator's public name (never
+  a login); the loader restores the ones a catalogue lacks (``loader.merge.corrections``).
+
+What a document says of itself that no model holds (a code-entry document's
+``status_vocabulary``, ``units`` and ``syntology`` notes...) is kept on its SourceDocument
+(``extra``) and written back as it came.
 """
 
 import datetime as dt
@@ -41,6 +51,7 @@ from catalogue.models import (
     Author,
     CodeEntry,
     CodeLink,
+    Correction,
     Dataset,
     HarvestedRepo,
     Method,
@@ -76,6 +87,7 @@ class ExportResult:
     papers: int = 0
     code_entries: int = 0
     aliases: int = 0
+    corrections: int = 0
     files: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -100,7 +112,7 @@ def _exported(corrected: list[dict], **extra) -> dict:
 
 
 def _corrections(sample: Sample) -> list[dict]:
-    """The corrections shown on a place: its status, and its paper's title."""
+    """The corrections shown on a place: its status (for readers; corrections/ restores them)."""
     out = []
     paper = sample.paper
     if sample.status_corrected:
@@ -131,12 +143,18 @@ def _title_correction(paper: Paper) -> list[dict]:
 
 
 def _marks(sample: Sample) -> dict:
+    """On a corrected row, the value the catalogue shows instead of the one the row states."""
     marks = {}
     if sample.status_corrected:
-        marks["status"] = {"snapshot": sample.status_upstream}
+        marks["status"] = {"shown": sample.status, "snapshot": sample.status_upstream}
     if sample.paper.title_corrected:
-        marks["title"] = {"snapshot": sample.paper.title_upstream}
+        marks["title"] = {"shown": sample.paper.title, "snapshot": sample.paper.title_upstream}
     return {"corrected": marks} if marks else {}
+
+
+def _snapshot_title(paper: Paper) -> str | None:
+    """The title as the snapshot states it (a curator's correction travels in corrections/)."""
+    return paper.title_upstream if (paper.title_upstream or paper.title_source) else None
 
 
 def _place(sample: Sample) -> dict:
@@ -144,9 +162,31 @@ def _place(sample: Sample) -> dict:
     return {
         "repo": _repo_ref(sample.repo),
         **schema.SAMPLE.export(sample, schema.STAMP),
+        "status": sample.status_upstream,  # the snapshot's; a correction travels in corrections/
         "code_sha256_prefix": sample.body.sha256_prefix,
         "mcp_get_code": {"code_sha256": sample.body.sha256_prefix},
     }
+
+
+def _figures_row(sample: Sample, row: dict) -> dict:
+    """A written place as ``figures.compute`` reads it, the way the loader will when it checks it."""
+    return {
+        "body": row["code_sha256_prefix"],
+        "paper": sample.paper_id,
+        "repo": sample.repo.key if sample.repo else None,
+        **{field: row[field] for field in ("status", "inline_ok", "behaviour_fingerprint")},
+        "repo_kind": row.get("repo_kind"),
+    }
+
+
+def _with_extra(doc: dict, source) -> dict:
+    """``doc`` with what its SourceDocument kept of the document it came from (``extra``)."""
+    for key, value in ((source.extra if source else None) or {}).items():
+        if isinstance(value, dict) and isinstance(doc.get(key), dict):
+            doc[key] = {**doc[key], **value}
+        elif key not in doc:
+            doc[key] = value
+    return doc
 
 
 class _Writer:
@@ -180,6 +220,7 @@ def dump_snapshot(target: Path, *, compress: bool = False) -> ExportResult:
     main_docs = _paper_documents(writer, result)
     _code_entry_documents(writer, result)
     _alias_documents(writer, result, main_docs)
+    _corrections_document(writer, result)
     return result
 
 
@@ -250,13 +291,15 @@ def _paper_document(paper: Paper, result: ExportResult) -> dict:
         "url": f"/paper/{paper.slug}",
         # A paper document's title is always taken as the archive's; one from Syntology is
         # stated by the (newer) code-entry documents too.
-        "title": paper.title if (paper.title or paper.title_source) else None,
+        "title": _snapshot_title(paper),
         "arxiv_id": paper.arxiv_id,
         "date": _iso(paper.date),
         "authors": [a.name for a in paper.authors.all()],
         **schema.PAPER.export(paper, schema.PAPER_DOCUMENT),
+        **schema.PAPER.export(paper, schema.SYNTOLOGY),
         "code_links": [
             {
+                "paper_slug": paper.slug,
                 "repo_url": link.repo_url,
                 **schema.CODE_LINK.export(link, schema.STAMP),
                 "reach": _reach(link.repo),
@@ -278,6 +321,7 @@ def _paper_document(paper: Paper, result: ExportResult) -> dict:
     syntology = _syntology(paper)
     if syntology is not None:
         doc["syntology"] = syntology
+        _with_extra(doc, paper.paper_document)
     return doc
 
 
@@ -361,9 +405,24 @@ def _code_entry_documents(writer: _Writer, result: ExportResult):
             .select_related("paper", "entry", "body", "repo")
             .order_by("paper__slug", "body__sha256_prefix")
         )
-        stated = figures.code_entry_figures(entry).as_dict()
-        stated.pop("n_places_corrected", None)  # not a figure of the snapshot format
         titles = {s.paper_id: _title_correction(s.paper) for s in samples}
+        rows = [
+            {
+                "arxiv_id": s.paper.arxiv_id,
+                "paper": f"/paper/{s.paper.slug}",
+                "title": _snapshot_title(s.paper),
+                "title_source": s.paper.title_source,
+                "date": _iso(s.paper.date),
+                "month_inferred_from_arxiv_id": s.paper.month if s.paper.month_is_inferred else None,
+                **_place(s),
+                **_marks(s),
+            }
+            for s in samples
+        ]
+        # The figures of the rows as written (the snapshot's statuses), as the loader checks them.
+        stated = figures.stated_entry_figures(
+            [_figures_row(s, row) for s, row in zip(samples, rows, strict=True)]
+        )
         doc = {
             "about": entry.document.about or DEFAULT_ABOUT,
             "exported": _exported(
@@ -375,20 +434,9 @@ def _code_entry_documents(writer: _Writer, result: ExportResult):
             "read_at": _iso(_code_read_at(entry, samples)),
             "claim": entry.claim,
             **stated,
-            "samples": [
-                {
-                    "arxiv_id": s.paper.arxiv_id,
-                    "paper": f"/paper/{s.paper.slug}",
-                    "title": s.paper.title if (s.paper.title or s.paper.title_source) else None,
-                    "title_source": s.paper.title_source,
-                    "date": _iso(s.paper.date),
-                    "month_inferred_from_arxiv_id": s.paper.month if s.paper.month_is_inferred else None,
-                    **_place(s),
-                    **_marks(s),
-                }
-                for s in samples
-            ],
         }
+        _with_extra(doc, entry.document)
+        doc["samples"] = rows
         writer.write("code", doc)
         result.code_entries += 1
 
@@ -444,3 +492,48 @@ def _alias_documents(writer: _Writer, result: ExportResult, main_docs: dict[int,
                 data = writer.encode(doc)
         writer.write("alias", doc, data)
         result.aliases += 1
+
+
+# --- corrections ----------------------------------------------------------------------------
+
+
+def _corrections_document(writer: _Writer, result: ExportResult) -> None:
+    """Every correction ever made, oldest first, each naming its row by natural keys."""
+    corrections = list(
+        Correction.objects.select_related("paper", "sample__paper", "sample__entry", "sample__body").order_by(
+            "created_at", "id"
+        )
+    )
+    if not corrections:
+        return
+    records = [_correction_record(c) for c in corrections]
+    # Dated by the last change it records: the same corrections always give the same bytes.
+    read_at = max(c.removed_at or c.created_at for c in corrections)
+    doc = {
+        "about": DEFAULT_ABOUT,
+        "exported": _exported([]),
+        "url": "/corrections/",
+        "read_at": _iso(read_at),
+        "corrections": records,
+    }
+    writer.write("corrections", doc)
+    result.corrections = len(records)
+
+
+def _correction_record(c: Correction) -> dict:
+    paper = c.paper if c.paper_id else c.sample.paper
+    record = {"field": c.field, "paper": f"/paper/{paper.slug}", "arxiv_id": paper.arxiv_id}
+    if c.sample_id:
+        record.update(entry=c.sample.entry.name, code_sha256_prefix=c.sample.body.sha256_prefix)
+    record.update(
+        value=c.value,
+        previous_value=c.previous_value,
+        snapshot_value=c.upstream_value,
+        reason=c.reason,
+        curator=c.curator_name or None,  # the public name chosen, never a login
+        made_at=_iso(c.created_at),
+        removed=None
+        if c.active
+        else {"at": _iso(c.removed_at), "curator": c.removed_by_name or None, "reason": c.removal_reason},
+    )
+    return record

@@ -1,5 +1,7 @@
-"""A curator corrects a title and a status in a real Chromium; a snapshot reload keeps both."""
+"""A curator corrects a title and a status in a real Chromium; a snapshot reload keeps both, and the
+public sees them: marked on the paper page, listed on /corrections/, in its Atom feed."""
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,11 @@ def test_corrections_made_in_the_admin_survive_reloading_the_snapshot(live_serve
     submit(page, "input[type=submit]")
     assert page.locator("#curation-module").is_visible()  # logged in, on the admin's home
 
+    page.click("text=Your public name on corrections")
+    page.fill("#id_public_name", "Q. Curator")
+    submit(page, "input[type=submit]")
+    assert "show you as 'Q. Curator'" in page.locator("ul.messagelist").inner_text()
+
     page.goto(paper_admin)
     page.fill("#id_title", NEW_TITLE)
     page.fill("#id_reason", "the archive's title lost its subtitle")
@@ -112,3 +119,22 @@ def test_corrections_made_in_the_admin_survive_reloading_the_snapshot(live_serve
     assert row.count() == 1
     assert row.locator(".status").first.inner_text().strip().startswith("ran_honours")
     assert "qcurator" not in page.content()
+
+    # The marker says it is corrected, by whom (the public name), why and what the snapshot says.
+    note = row.locator(".correction-note")
+    assert "by Q. Curator on" in note.inner_text()
+    assert "reran it by hand: the contract holds" in note.inner_text()
+    assert f"The snapshot says: {sample.status}" in note.inner_text()
+    with page.expect_navigation():
+        note.locator("a.badge-corrected").click()
+    assert "/corrections/?paper=" in page.url
+    listed = page.locator(".correction-list").inner_text()
+    assert "reran it by hand: the contract holds" in listed
+    assert "Q. Curator" in listed
+    assert "qcurator" not in page.content()
+    feed = page.request.get(live_server.url + reverse("corrections_feed"))
+    assert feed.status == 200
+    entries = ET.fromstring(feed.body()).findall("{http://www.w3.org/2005/Atom}entry")
+    assert any(
+        "reran it by hand" in (e.findtext("{http://www.w3.org/2005/Atom}summary") or "") for e in entries
+    )

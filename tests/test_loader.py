@@ -298,7 +298,7 @@ BAD_INPUTS = {
     "truncated JSON": (_bad(text=CODE_SEEDS[1].read_text()[:300]), "001_x.json: invalid JSON at line 1"),
     "unknown document kind": (
         _bad(_set(["url"], "/dataset/imagenet")),
-        "001_x.json: url: '/dataset/imagenet' is neither /paper/<slug> nor /code/<slug>",
+        "001_x.json: url: '/dataset/imagenet' is neither /paper/<slug>, /code/<slug> nor /corrections/",
     ),
     "missing url": (_bad(_set(["url"], KeyError)), "001_x.json: url: is required"),
     "missing entry": (_bad(_set(["entry"], KeyError)), "001_x.json: entry: is required"),

@@ -377,6 +377,7 @@ TABLES: dict[str, Table] = {
                 Column("read_at", TIMESTAMP, group=STAMP),
                 Column("source", JSON, "source", AS_JSON, STAMP),
                 Column("about", JSON, "about", AS_JSON, STAMP),
+                Column("extra", JSON, group=STAMP),  # worked out by the validator: EXTRA_FIELDS
                 Column("stamp", TEXT),
             ],
             model="SourceDocument",
@@ -483,5 +484,35 @@ TABLES: dict[str, Table] = {
         ),
         Table("body", [Column("sha", TEXT)]),
         SAMPLE,
+        # A curator's correction with its history, from a corrections document (dump_snapshot's):
+        # merged by hand (loader.merge.corrections), after the rows it corrects.
+        Table(
+            "correction",
+            [
+                Column("field", TEXT),
+                Column("pkey", TEXT),  # the paper; of a place: with its body and entry
+                Column("sha", TEXT),
+                Column("entry_name", TEXT),
+                Column("value", TEXT),
+                Column("previous_value", TEXT),
+                Column("upstream_value", TEXT),
+                Column("reason", TEXT),
+                Column("curator_name", TEXT),
+                Column("created_at", TIMESTAMP),
+                Column("removed_at", TIMESTAMP),
+                Column("removed_by_name", TEXT),
+                Column("removal_reason", TEXT),
+                Column("doc_url", TEXT),
+                Column("rec", INTEGER),
+            ],
+        ),
     )
+}
+
+# What a document says of itself that no model holds, by document kind: kept on its
+# SourceDocument (``extra``) and written back by dump_snapshot. A dotted name is a field of
+# a nested object (``syntology.read_at_is``).
+EXTRA_FIELDS = {
+    "code_entry": ("status_vocabulary", "units", "syntology"),
+    "paper": ("syntology.repo_kind_vocabulary", "syntology.read_at_is"),
 }

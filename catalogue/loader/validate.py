@@ -28,7 +28,7 @@ from catalogue.loader.fields import (
     paper_key,
     text_list,
 )
-from catalogue.models import DocumentKind, TitleSource
+from catalogue.models import Correction, DocumentKind, Status, TitleSource
 
 _SHA16 = re.compile(r"^[0-9a-f]{16}$")
 
@@ -43,7 +43,11 @@ def parse(raw: RawDocument) -> Parsed:
         return _parse_paper(doc, raw, url, slug)
     if slug := identities.slug_from_path(url, "/code/"):
         return _parse_code_entry(doc, raw, url, slug)
-    doc.fail("url", f"{url!r} is neither /paper/<slug> nor /code/<slug>: unknown document kind")
+    if url == CORRECTIONS_URL:
+        return _parse_corrections(doc, raw, url)
+    doc.fail(
+        "url", f"{url!r} is neither /paper/<slug>, /code/<slug> nor {CORRECTIONS_URL}: unknown document kind"
+    )
 
 
 def _document_row(out: Parsed, doc: Fields, raw: RawDocument, read_at, stamp) -> None:
@@ -55,7 +59,87 @@ def _document_row(out: Parsed, doc: Fields, raw: RawDocument, read_at, stamp) ->
         file_name=raw.name,
         read_at=read_at,
         stamp=stamp,
+        extra=_extra(doc.value, out.kind),
         **schema.TABLES["document"].read(doc, schema.STAMP),
+    )
+
+
+def _extra(value: dict, kind: str) -> str | None:
+    """The document's fields of ``schema.EXTRA_FIELDS`` (JSON, as given), or None if it has none."""
+    kept: dict = {}
+    for name in schema.EXTRA_FIELDS.get(kind, ()):
+        *parents, last = name.split(".")
+        source, target = value, kept
+        for parent in parents:
+            source = source.get(parent) if isinstance(source, dict) else None
+            target = target.setdefault(parent, {})
+        if isinstance(source, dict) and last in source:
+            target[last] = source[last]
+    kept = {k: v for k, v in kept.items() if v != {}}
+    return json.dumps(kept, ensure_ascii=False) if kept else None
+
+
+# --- corrections documents --------------------------------------------------------------
+
+CORRECTIONS_URL = "/corrections/"
+
+
+def _parse_corrections(doc: Fields, raw: RawDocument, url: str) -> Parsed:
+    """Curators' corrections with their history, as dump_snapshot writes them (README, format).
+
+    Each names what it corrects by natural keys (the paper; for a status, its entry and body);
+    the merge restores the ones the catalogue does not hold yet (loader.merge.corrections).
+    """
+    read_at = doc.datetime("read_at")
+    stamp = make_stamp(read_at, raw.sha256)
+    out = Parsed(url=url, kind=DocumentKind.CORRECTIONS, stamp=stamp, warnings=doc.warnings)
+    _document_row(out, doc, raw, read_at, stamp)
+    for rec, c in enumerate(doc.objects("corrections")):
+        with out.row("correction"):
+            _correction(out, c, rec)
+    return out
+
+
+def _correction(out: Parsed, c: Fields, rec: int) -> None:
+    field = c.choice("field", Correction.Field, required=True)
+    arxiv_id = _arxiv(c)
+    paper_path = c.str("paper", required=True, max_length=400)
+    slug = identities.slug_from_path(paper_path, "/paper/")
+    if slug is None:
+        c.fail("paper", f"expected /paper/<slug>, got {paper_path[:80]!r}")
+    value = c.str("value", required=True, blank=False)
+    sha = entry = None
+    if field == Correction.Field.STATUS:
+        entry = c.str("entry", required=True, max_length=500, blank=False)
+        sha = c.str("code_sha256_prefix", required=True)
+        if not _SHA16.match(sha):
+            c.fail("code_sha256_prefix", f"expected 16 lower-case hex digits, got {sha[:40]!r}")
+        for key in ("value", "previous_value", "snapshot_value"):
+            c.choice(key, Status, required=True)
+    made_at = c.datetime("made_at")
+    if made_at is None:
+        c.fail("made_at", "is required: when the curator made the correction")
+    removed = c.obj("removed")
+    removed_at = removed.datetime("at") if removed else None
+    if removed and removed_at is None:
+        removed.fail("at", "is required: when the correction was removed")
+    out.add(
+        "correction",
+        field=field,
+        pkey=paper_key(arxiv_id, slug),
+        sha=sha,
+        entry_name=entry,
+        value=value,
+        previous_value=c.str("previous_value", required=True),
+        upstream_value=c.str("snapshot_value", required=True),
+        reason=c.str("reason") or "",
+        curator_name=(c.str("curator", max_length=80) or ""),
+        created_at=made_at,
+        removed_at=removed_at,
+        removed_by_name=(removed.str("curator", max_length=80) or "") if removed else "",
+        removal_reason=(removed.str("reason") or "") if removed else "",
+        doc_url=out.url,
+        rec=rec,
     )
 
 

@@ -46,6 +46,10 @@ class SourceDocument(models.Model):
     read_at = models.DateTimeField(null=True, blank=True)
     source = models.JSONField(null=True, blank=True)  # a string or {archive, snapshot, …}
     about = models.JSONField(null=True, blank=True)  # licence, attribution, non-affiliation
+    # What the document says of itself that no model holds, kept as given so that dump_snapshot
+    # writes it back: a code-entry document's ``status_vocabulary``, ``units`` and ``syntology``
+    # notes, a paper document's ``syntology.repo_kind_vocabulary`` and ``read_at_is``.
+    extra = models.JSONField(null=True, blank=True)
     stamp = models.CharField(max_length=100)
     last_load = models.ForeignKey(LoadRun, null=True, on_delete=models.SET_NULL)
 

@@ -50,6 +50,8 @@ class DocumentKind(models.TextChoices):
     ARCHIVE_EVALUATIONS = "archive_evaluations", "evaluation-tables dump"
     ARCHIVE_METHODS = "archive_methods", "methods dump"
     ARCHIVE_DATASETS = "archive_datasets", "datasets dump"
+    # Curators' corrections with their history, as dump_snapshot writes them (url /corrections/).
+    CORRECTIONS = "corrections", "corrections document"
 
 
 class LoadRunOutcome(models.TextChoices):

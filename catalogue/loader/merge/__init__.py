@@ -2,7 +2,8 @@
 
 The steps, in dependency order: documents; one identity for every name and paper
 (``resolve``); the things rows refer to (``vocabularies``); papers (``papers``); the rows
-papers hold (``rows``); then the search index and the stored sort counts. ``sql`` holds
+papers hold (``rows``); curators' corrections a corrections document restores
+(``corrections``); then the search index and the stored sort counts. ``sql`` holds
 the building blocks every step shares: winners per natural key and stamp group, and the upsert.
 
 What no step can settle (one address claimed by two things) is a :class:`Clashes`, raised at
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from catalogue import counters, search
-from catalogue.loader.merge import papers, resolve, rows, vocabularies
+from catalogue.loader.merge import corrections, papers, resolve, rows, vocabularies
 from catalogue.loader.merge.resolve import Clash
 from catalogue.loader.merge.sql import Counts, execute
 
@@ -83,6 +84,9 @@ def merge_all(load_run_id: int | None) -> Report:
     report.add("Sample", rows.samples())
     if clashes:
         raise Clashes(clashes)
+    counts, not_restored = corrections.corrections()
+    report.add("Correction", counts)
+    report.warnings += not_restored
     _reindex_search()
     places = report.counts["Sample"]
     if places.created or places.updated or places.deleted or report.counts["Paper"].created:

@@ -27,6 +27,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"wrote {len(result.files)} files to {directory}: {result.papers} paper documents, "
-                f"{result.code_entries} code-entry documents, {result.aliases} old addresses"
+                f"{result.code_entries} code-entry documents, {result.aliases} old addresses, "
+                f"{result.corrections} corrections"
             )
         )
