@@ -150,7 +150,10 @@ class Paper(Harvested):
         ]
         indexes = [
             models.Index(fields=["month", "id"]),
-            models.Index(fields=["created_at"]),
+            # Feeds list papers newest in the catalogue first (a whole load shares one created_at).
+            models.Index(fields=["created_at", "id"], name="paper_by_created"),
+            # A proceeding's papers, newest first (/proceeding/<id>, the API's proceeding papers).
+            models.Index(fields=["proceeding", "month", "id"], name="paper_by_proceeding"),
             models.Index(fields=["-n_samples", "-id"], name="paper_by_samples"),
             # The orders the page and the API offer, each with its tie-break (keyset pages).
             models.Index(fields=["title", "slug"], name="paper_by_title"),
