@@ -146,7 +146,17 @@ def _place(sample: Sample) -> dict:
         **schema.SAMPLE.export(sample, schema.STAMP),
         "code_sha256_prefix": sample.body.sha256_prefix,
         "mcp_get_code": {"code_sha256": sample.body.sha256_prefix},
+        **_code_text(sample),
     }
+
+
+def _code_text(sample: Sample) -> dict:
+    """The body's text and language, on a place that shows it and no other:
+    a pointer-only place's row never carries the text. (A paper document's row then states
+    its own ``language``, which is the body's unless the two views disagree.)"""
+    if not sample.shows_code:
+        return {}
+    return schema.BODY.export(sample.body, schema.CODE_TEXT)
 
 
 class _Writer:
