@@ -202,6 +202,7 @@ class CodeEntryFeed(_AtomFeed):
             list(
                 Sample.objects.filter(entry=entry)
                 .select_related("paper", "repo", "body", "document", "entry")
+                .defer("body__code")  # an entry's feed never carries code
                 .order_by(F("document__read_at").desc(nulls_last=True), "-id")[:ITEMS]
             )
         )
