@@ -165,6 +165,7 @@ def _place(sample: Sample) -> dict:
         "status": sample.status_upstream,  # the snapshot's; a correction travels in corrections/
         "code_sha256_prefix": sample.body.sha256_prefix,
         "mcp_get_code": {"code_sha256": sample.body.sha256_prefix},
+        **_code_text(sample),
     }
 
 
@@ -187,6 +188,15 @@ def _with_extra(doc: dict, source) -> dict:
         elif key not in doc:
             doc[key] = value
     return doc
+
+
+def _code_text(sample: Sample) -> dict:
+    """The body's text and language, on a place that shows it and no other:
+    a pointer-only place's row never carries the text. (A paper document's row then states
+    its own ``language``, which is the body's unless the two views disagree.)"""
+    if not sample.shows_code:
+        return {}
+    return schema.BODY.export(sample.body, schema.CODE_TEXT)
 
 
 class _Writer:

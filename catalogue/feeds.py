@@ -207,6 +207,7 @@ class CodeEntryFeed(_AtomFeed):
         places = list(
             Sample.objects.filter(entry=entry)
             .select_related("paper", "repo", "body", "document", "entry")
+            .defer("body__code")  # an entry's feed never carries code
             .order_by(F("document__read_at").desc(nulls_last=True), "-id")[:ITEMS]
         )
         attach_status_corrections(places)

@@ -213,9 +213,9 @@ def paper_page(paper: Paper) -> PaperPage:
         )
     )
     samples = list(
-        paper.samples.select_related("repo", "entry", "body").order_by(
-            F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix"
-        )
+        paper.samples.with_code_links()
+        .select_related("repo", "entry")
+        .order_by(F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix")
     )
     attach_status_corrections(samples)
     groups: dict[int | None, tuple[Repo | None, list[Sample]]] = {}
@@ -269,10 +269,44 @@ def places_page(
     samples: QuerySet[Sample], *, after: str | None = None, before: str | None = None
 ) -> KeysetPage:
     """A page of places (sample rows) with their paper, repository, entry and body."""
-    samples = samples.select_related("paper", "repo", "entry", "body")
+    samples = samples.with_code_links().select_related("paper", "repo", "entry")
     page = keyset_page(samples, PLACE_KEYS, after=after, before=before)
     attach_status_corrections(page.items)
     return page
+
+
+# Of the places that may show a body's text, the one its page shows it from: one with a
+# repository first (its attribution names one), then by natural keys, the same on every database.
+SHOWN_FROM_ORDER = (F("repo__key").asc(nulls_last=True), "path", "paper__slug", "entry__name")
+FILE_URLS_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class BodyCode:
+    """What a code body's page says of its text."""
+
+    shown_from: Sample | None  # the place whose licence lets the text be shown, with the text
+    held: bool  # the catalogue holds a text of the body (shown or not)
+    file_urls: list[str]  # where a few of its places' files are: where to get the code
+
+
+def body_code(body: CodeBody) -> BodyCode:
+    """The place a body's text is shown from (``SHOWS_CODE``), or where to get the text instead."""
+    shown_from = (
+        body.samples.showing_code()
+        .select_related("paper", "repo", "entry", "body")
+        .order_by(*SHOWN_FROM_ORDER)
+        .first()
+    )
+    held = shown_from is not None or CodeBody.objects.with_code().filter(pk=body.pk).exists()
+    file_urls = list(
+        body.samples.exclude(file_url=None)
+        .exclude(file_url="")
+        .order_by("file_url")
+        .values_list("file_url", flat=True)
+        .distinct()[:FILE_URLS_SHOWN]
+    )
+    return BodyCode(shown_from=shown_from, held=held, file_urls=file_urls)
 
 
 def entry_places(

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import caching, charts, citations, figures, history, jsonld, queries
+from catalogue import caching, charts, citations, code_text, figures, history, jsonld, queries
 from catalogue.browse import queries as browse_queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
 
@@ -337,7 +337,8 @@ def code_entry_detail(request, slug: str):
 def code_body_detail(request, prefix: str):
     if not _SHA_PREFIX.match(prefix):
         raise Http404("A code body is named by 16 lower-case hex digits")
-    body = get_object_or_404(CodeBody, sha256_prefix=prefix)
+    # The text is read only where a place shows it (queries.body_code).
+    body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=prefix)
     samples = body.samples.all()
     body_figures = figures.sample_figures(samples)
     places = queries.places_page(samples, after=param(request, "after"), before=param(request, "before"))
@@ -349,8 +350,20 @@ def code_body_detail(request, prefix: str):
         ),
         api_url=api_url("samples", body=body.sha256_prefix),
     )
+    code = queries.body_code(body)
+    shown = code.shown_from
     return _page(
-        request, "catalogue/codebody_detail.html", meta, body=body, figures=body_figures, places=places
+        request,
+        "catalogue/codebody_detail.html",
+        meta,
+        body=body,
+        figures=body_figures,
+        places=places,
+        code=code,
+        highlighted=code_text.highlight(shown.body.code, shown.body.code_language) if shown else "",
+        language=code_text.language_label(shown.body.code_language) if shown else "",
+        get_code_tool=code_text.SYNTOLOGY_GET_CODE,
+        syntology_developers=code_text.SYNTOLOGY_DEVELOPERS,
     )
 
 

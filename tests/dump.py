@@ -24,6 +24,7 @@ def catalogue_state(exclude=("id", "created_at", "last_load", "version")) -> dic
         "repo": repos,
         "document": docs,
         "paper_document": docs,
+        "code_document": docs,
         "body": bodies,
         "entry": entries,
         "leaderboard": boards,

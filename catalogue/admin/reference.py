@@ -42,7 +42,7 @@ class CodeEntryAdmin(ReadOnlyAdmin):
 class CodeBodyAdmin(ReadOnlyAdmin):
     list_display = ["sha256_prefix", "samples_link"]
     search_fields = ["^sha256_prefix"]
-    fields = ["sha256_prefix", "samples_link"]
+    fields = ["sha256_prefix", "samples_link", "code_language", "code", "code_document", "code_stamp"]
     readonly_fields = fields
 
     @admin.display(description="samples")

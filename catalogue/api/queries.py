@@ -231,5 +231,6 @@ def code_entries() -> QuerySet[CodeEntry]:
 
 
 def samples() -> QuerySet[Sample]:
-    """Places with their paper, entry, body and repository, in id order (the one indexed total order)."""
-    return Sample.objects.select_related("paper", "entry", "body", "repo").order_by("id")
+    """Places with their paper, entry, body and repository, in id order (the one indexed total order),
+    and the body's text only where the place shows it (``shown_code``)."""
+    return Sample.objects.with_shown_code().select_related("paper", "entry", "repo").order_by("id")

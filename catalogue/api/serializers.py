@@ -518,6 +518,11 @@ class RepoRefSerializer(serializers.Serializer):
     url = serializers.CharField()
 
 
+class CodeTextSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The code, as the snapshot gives it.")
+    language = serializers.CharField(help_text='As the snapshot names it ("python"); "" if not named.')
+
+
 class SampleSerializer(serializers.Serializer):
     """A place: one code body under one routine name in one paper, maybe in a repository."""
 
@@ -542,6 +547,11 @@ class SampleSerializer(serializers.Serializer):
     repo_kind = serializers.ChoiceField(choices=RepoKind.choices, allow_null=True)
     link_basis = serializers.CharField()
     language = serializers.CharField()
+    code = serializers.SerializerMethodField(
+        help_text="The code body's text, only where this place's licence lets it be shown (inline_ok "
+        "true); null at a pointer-only place, even when another place of the body shows it, and "
+        "where no text is known (then use file_url, or Syntology's get_code with code_sha256)."
+    )
     corrected = serializers.SerializerMethodField(
         help_text="Fields a curator corrected, with the snapshot's value."
     )
@@ -550,6 +560,12 @@ class SampleSerializer(serializers.Serializer):
         list_serializer_class = _CorrectionsAttached
 
     attach_corrections = staticmethod(attach_status_corrections)
+
+    @extend_schema_field(CodeTextSerializer(allow_null=True))
+    def get_code(self, sample):
+        # ``shown_code`` is "" wherever the place may not show the text (Sample.objects.with_shown_code).
+        text = getattr(sample, "shown_code", "")
+        return {"text": text, "language": sample.body.code_language} if text else None
 
     @extend_schema_field(SampleCorrectedSerializer)
     def get_corrected(self, sample):

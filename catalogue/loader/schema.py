@@ -33,6 +33,7 @@ SYNTOLOGY = "syntology_stamp"  # what only a paper document states (Syntology's 
 PAPER_VIEW = "paper_view_stamp"  # a place as its paper document's ``syntology.samples`` lists it
 DETAIL = "detail_stamp"  # a task's, method's or dataset's description, from the archive's own record
 TABLE = "table_stamp"  # a leaderboard as an evaluation table states it: its columns and description
+CODE_TEXT = "code_stamp"  # a code body's text, as a place that may show it gives it
 
 # How each kind of source names a paper in stg_paper.view.
 PAPER_DOCUMENT_VIEW, CODE_VIEW, ARCHIVE_VIEW, MENTION_VIEW = "paper", "code", "archive", "mention"
@@ -335,6 +336,23 @@ DATASET = Table(
     stated_by={DETAIL: "detailed = TRUE"},
 )
 
+# A code body, as each place names it; a place that may show its code (``inline_ok``) may also
+# give the body's text (``code``, in the ``language`` its row states). A body has one text:
+# two different ones for a body are a clash (merge), not something the newest settles.
+MAX_CODE_CHARS = 100_000  # a routine's text, not a repository's
+BODY = Table(
+    "body",
+    [
+        Column("sha", TEXT),
+        Column("code", TEXT, "code", Read("str", max_length=MAX_CODE_CHARS), CODE_TEXT),
+        Column("language", TEXT, "language", text(50), CODE_TEXT, to="code_language"),
+        Column("stamp", TEXT),  # the document's, where the row gives a text; NULL otherwise
+        Column("doc_url", TEXT),
+    ],
+    model="CodeBody",
+    stated_by={CODE_TEXT: "code IS NOT NULL"},
+)
+
 LEADERBOARD = Table(
     "leaderboard",
     [
@@ -482,7 +500,7 @@ TABLES: dict[str, Table] = {
             ],
             model="CodeEntry",
         ),
-        Table("body", [Column("sha", TEXT)]),
+        BODY,
         SAMPLE,
         # A curator's correction with its history, from a corrections document (dump_snapshot's):
         # merged by hand (loader.merge.corrections), after the rows it corrects.

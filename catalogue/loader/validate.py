@@ -161,6 +161,7 @@ class Place:
     sha: str
     repo_ref: identities.RepoRef | None
     stated: dict  # the schema's SAMPLE columns of the STAMP group, read and checked
+    code: dict  # the schema's BODY columns of the CODE_TEXT group, where the place gives a text
 
     def figures_row(self, pkey: str, repo_kind: str | None = None) -> dict:
         """The place as ``figures.compute`` reads it."""
@@ -183,7 +184,21 @@ def _place(s: Fields) -> Place:
     sha = s.str("code_sha256_prefix", required=True)
     if not _SHA16.match(sha):
         s.fail("code_sha256_prefix", f"expected 16 lower-case hex digits, got {sha[:40]!r}")
-    return Place(sha=sha, repo_ref=repo_ref, stated=schema.SAMPLE.read(s, schema.STAMP))
+    stated = schema.SAMPLE.read(s, schema.STAMP)
+    return Place(sha=sha, repo_ref=repo_ref, stated=stated, code=_code_text(s, stated["inline_ok"]))
+
+
+def _code_text(s: Fields, inline_ok: bool) -> dict:
+    """The body's text and language, where the place gives one: only a place whose licence lets
+    its code be shown (``inline_ok``) may; from any other the text is left out, warning."""
+    if s.value.get("code") is None:
+        return {}
+    if not inline_ok:
+        s.leave_out("code", "a pointer-only place (inline_ok false) may not give its code's text")
+        return {}
+    code = schema.BODY.read(s, schema.CODE_TEXT)
+    # A bad text was left out (warned of); a blank one gives nothing to show.
+    return code if code["code"] and code["code"].strip() else {}
 
 
 def add_repo(out: Parsed, ref: identities.RepoRef, stamp: str, reach: Fields | None = None):
@@ -204,7 +219,8 @@ def _add_sample(out: Parsed, pkey, entry_name, place: Place, stamp, view, paper_
     ref = place.repo_ref
     if ref:
         add_repo(out, ref, stamp)
-    out.add("body", sha=place.sha)
+    code = {**place.code, "stamp": stamp} if place.code else {}
+    out.add("body", sha=place.sha, doc_url=out.url, **code)
     out.add(
         "sample",
         pkey=pkey,

@@ -1,13 +1,13 @@
 """Code: repositories, the archive's code links, and Syntology's code entries, bodies and places."""
 
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.urls import reverse
 
 from catalogue.models.base import present, related_exists
 from catalogue.models.leaderboards import Result
 from catalogue.models.papers import Paper
-from catalogue.models.provenance import Harvested
+from catalogue.models.provenance import Harvested, SourceDocument
 from catalogue.models.vocabulary import RepoKind, Status, in_choices, ran
 
 
@@ -36,6 +36,12 @@ class CodeEntryQuerySet(models.QuerySet):
         return self.filter(present(related_exists(CodeEntry, "samples", ran()), wanted))
 
 
+# Where a body's text appears: only at a place whose licence lets its code be shown
+# (``inline_ok``), and only if a snapshot gave the text. A pointer-only place never shows it,
+# even when another place of the same body may.
+SHOWS_CODE = Q(inline_ok=True) & ~Q(body__code="")
+
+
 class SampleQuerySet(models.QuerySet):
     def ran(self, wanted: bool = True):
         """Places that ran (see :func:`ran`), or with ``wanted=False`` those that did not."""
@@ -58,6 +64,32 @@ class SampleQuerySet(models.QuerySet):
         """Places in a repository their paper links as its official code."""
         links = CodeLink.objects.filter(paper=OuterRef("paper"), repo=OuterRef("repo"), is_official=True)
         return self.filter(present(Exists(links), wanted))
+
+    def showing_code(self):
+        """Places that show their body's text (:data:`SHOWS_CODE`)."""
+        return self.filter(SHOWS_CODE)
+
+    def with_code_links(self):
+        """Each place with ``code_shown``: its body's text is shown on the body's page (some place
+        of the body shows it), which the place's row links to. The text itself is not read."""
+        return (
+            self.select_related("body")
+            .defer("body__code")
+            .annotate(code_shown=Exists(Sample.objects.showing_code().filter(body=OuterRef("body"))))
+        )
+
+    def with_shown_code(self):
+        """Each place with ``shown_code``: its body's text where the place shows it, else "". Only
+        that is read, so a pointer-only place's row never even holds the text."""
+        return (
+            self.select_related("body")
+            .defer("body__code")
+            .annotate(
+                shown_code=Case(
+                    When(SHOWS_CODE, then=F("body__code")), default=Value(""), output_field=models.TextField()
+                )
+            )
+        )
 
     def described_by_paper_documents(self):
         """Places a paper document's ``syntology.samples`` listed (not only a code-entry document)."""
@@ -158,10 +190,28 @@ class CodeEntry(Harvested):
         return reverse("code_entry", args=[self.slug])
 
 
+class CodeBodyQuerySet(models.QuerySet):
+    def with_code(self, wanted: bool = True):
+        """Bodies whose text a snapshot gave (``code``), or with ``wanted=False`` those without."""
+        return self.filter(present(~Q(code=""), wanted))
+
+
 class CodeBody(models.Model):
-    """A body of code, by the first 16 hex digits of its SHA-256."""
+    """A body of code, by the first 16 hex digits of its SHA-256.
+
+    ``code`` is its text where a snapshot gave one (only a place whose licence lets it be
+    shown may: ``inline_ok``), "" otherwise; ``code_document`` and ``code_stamp`` say which
+    document gave it. The text is the body's, but only an ``inline_ok`` place shows it
+    (``SHOWS_CODE``): a pointer-only place never does.
+    """
 
     sha256_prefix = models.CharField(max_length=16, unique=True)
+    code = models.TextField(blank=True, default="")
+    code_language = models.CharField(max_length=50, blank=True, default="")  # as given ("python")
+    code_document = models.ForeignKey(SourceDocument, null=True, on_delete=models.SET_NULL, related_name="+")
+    code_stamp = models.CharField(max_length=100, blank=True, default="", editable=False)
+
+    objects = CodeBodyQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = "code bodies"
@@ -230,3 +280,8 @@ class Sample(Harvested):
     @property
     def pointer_only(self) -> bool:
         return not self.inline_ok
+
+    @property
+    def shows_code(self) -> bool:
+        """``SHOWS_CODE`` for one place whose body's text was read."""
+        return self.inline_ok and bool(self.body.code)

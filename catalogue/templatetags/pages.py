@@ -77,6 +77,23 @@ def body_link(sha: str) -> SafeString:
     )
 
 
+@register.simple_tag
+def code_link(sample) -> SafeString:
+    """A place's link to its body's text on the body's page, where that page shows one
+    (``code_shown``, from ``Sample.objects.with_code_links()``). A pointer-only place links
+    there too, and says it may not show the code itself: the text is never on its row."""
+    if not getattr(sample, "code_shown", False):
+        return SafeString("")
+    url = reverse("code_body", args=[sample.body.sha256_prefix]) + "#code"
+    if sample.inline_ok:
+        return format_html('<a class="code-link" href="{}">show code</a>', url)
+    return format_html(
+        '<a class="code-link" href="{}" title="This place may only point to its code; another place '
+        'of the same body may show it">shown at another place</a>',
+        url,
+    )
+
+
 @register.filter
 def explain_status(status: str) -> str:
     return status_explanation(status)

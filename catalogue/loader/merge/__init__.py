@@ -70,7 +70,7 @@ def merge_all(load_run_id: int | None) -> Report:
         counts, aliases = step()
         report.add(label, counts)
         report.warnings += aliases
-    report.add("CodeBody", vocabularies.bodies())
+    report.add("CodeBody", vocabularies.bodies(clashes))
     report.add("CodeEntry", vocabularies.entries(clashes))
     report.add("Leaderboard", vocabularies.leaderboards(clashes))
     report.add("Paper", papers.papers(clashes))

@@ -20,7 +20,6 @@ from catalogue.loader.merge.sql import (
     json_param,
     materialize,
     rows,
-    scalar,
     stated,
     temp_table,
     upsert,
@@ -259,14 +258,54 @@ def aliases_of(kind: str, stage: str, address: str) -> list[str]:
     return warnings
 
 
-def bodies() -> Counts:
-    staged = "(SELECT DISTINCT sha AS v FROM stg_body) s"
-    exists = "EXISTS (SELECT 1 FROM catalogue_codebody t WHERE t.sha256_prefix = s.v)"
-    unchanged = scalar(f"SELECT COUNT(*) FROM {staged} WHERE {exists}")
-    created = execute(
-        f"INSERT INTO catalogue_codebody (sha256_prefix) SELECT s.v FROM {staged} WHERE NOT {exists}"
+def bodies(clashes: list[Clash]) -> Counts:
+    """Code bodies by their prefix, and the text a place gave of each.
+
+    A body has one text (its hash names it): two different texts for one body, in this load
+    or against the catalogue's, are a clash naming every file that gives one. Where the texts
+    agree, the newest document that gives it decides the language and is kept as its source.
+    """
+    texts = materialize(
+        "m_body_text",
+        winners("stg_body", "sha", "*", where=schema.BODY.stated_by[schema.CODE_TEXT]),
+        "sha",
     )
-    return Counts(created=created, unchanged=unchanged)
+    temp_table(
+        "w_body",
+        f"SELECT s.sha, t.code, t.language, t.stamp AS {schema.CODE_TEXT}, t.doc_url "
+        f"FROM (SELECT DISTINCT sha FROM stg_body) s LEFT JOIN {texts} t ON t.sha = s.sha",
+    )
+    found = rows(
+        "SELECT sha FROM stg_body WHERE code IS NOT NULL GROUP BY sha HAVING COUNT(DISTINCT code) > 1 "
+        "UNION SELECT s.sha FROM stg_body s JOIN catalogue_codebody b ON b.sha256_prefix = s.sha "
+        "WHERE s.code IS NOT NULL AND b.code <> '' AND b.code <> s.code ORDER BY 1"
+    )
+    for (sha,) in found:
+        units = set(
+            rows("SELECT DISTINCT doc_url, 0 FROM stg_body WHERE sha = %s AND code IS NOT NULL", [sha])
+        )
+        stored = rows(
+            "SELECT COALESCE(d.file_name, 'a document no longer loaded') FROM catalogue_codebody b "
+            "LEFT JOIN catalogue_sourcedocument d ON d.id = b.code_document_id "
+            "WHERE b.sha256_prefix = %s AND b.code <> ''",
+            [sha],
+        )
+        catalogue = f"; the catalogue holds another, from {stored[0][0]}" if stored else ""
+        clashes.append(
+            Clash(f"code body {sha} is given different texts by {where_from(units)}{catalogue}", units)
+        )
+        execute(f"UPDATE w_body SET code = NULL, {schema.CODE_TEXT} = NULL WHERE sha = %s", [sha])
+    return upsert(
+        "w_body",
+        "catalogue_codebody",
+        {"sha256_prefix": "sha"},
+        [
+            Group(
+                schema.CODE_TEXT,
+                stated(schema.BODY, schema.CODE_TEXT, code_document_id=doc_id("w.doc_url")),
+            )
+        ],
+    )
 
 
 def entries(clashes: list[Clash]) -> Counts:
