@@ -111,14 +111,14 @@ def load_paths(
     not a run, and leaves none.
     """
     result = LoadResult(dry_run=dry_run)
-    record = _Record(timezone.now())
+    record = _Record(timezone.now(), paths)
     try:
         return _load(paths, result, record, dry_run, keep_going, force, progress, workers)
     except LoadLocked:
         raise
     except (Exception, KeyboardInterrupt) as exc:
         result.load_run_id = None  # a record the merge began went with its rollback
-        run_id = record.write(result, LoadRun.Outcome.FAILED, error=_error_text(exc, paths))
+        run_id = record.write(result, LoadRun.Outcome.FAILED, error=record.error_text(exc))
         if isinstance(exc, SnapshotError):
             exc.load_run_id = run_id
         raise
@@ -128,9 +128,9 @@ def load_paths(
 
 
 def _load(paths, result: LoadResult, record: "_Record", dry_run, keep_going, force, progress, workers):
-    """``load_paths``'s work; ``record`` learns the staging tables, for the record of a failure."""
+    """``load_paths``'s work; ``record`` learns the snapshot and its staging tables, for the run's record."""
     snapshot = documents.discover(paths)
-    started = record.started
+    record.know(snapshot)
     with exclusive_load_lock():
         # Outside the transaction: these write only the temporary staging tables.
         stage = record.stage = staging.Staging()
@@ -166,7 +166,7 @@ def _load(paths, result: LoadResult, record: "_Record", dry_run, keep_going, for
         stage.flush()
         for attempt in range(MERGE_ATTEMPTS):
             try:
-                _merge(result, started, dry_run)
+                _merge(result, record, dry_run)
                 break
             except merge.Clashes as clashes:
                 # Rolled back; the staging tables are outside the transaction and still hold everything.
@@ -196,11 +196,11 @@ def _load(paths, result: LoadResult, record: "_Record", dry_run, keep_going, for
 MERGE_ATTEMPTS = 3
 
 
-def _merge(result: "LoadResult", started, dry_run: bool) -> None:
+def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
     with transaction.atomic():
         run = None
         if not dry_run:
-            run = LoadRun.objects.create(started_at=started, outcome=LoadRun.Outcome.RUNNING)
+            run = LoadRun.objects.create(started_at=record.started, outcome=LoadRun.Outcome.RUNNING)
             result.load_run_id = run.id
         report = merge.merge_all(run.id if run else None)
         result.counts = {label: c.as_dict() for label, c in report.counts.items()}
@@ -216,28 +216,58 @@ def _merge(result: "LoadResult", started, dry_run: bool) -> None:
         run.finished_at = timezone.now()
         run.outcome = LoadRun.Outcome.SUCCEEDED
         run.counts = result.counts
-        run.warnings = _kept_warnings(result)
+        run.warnings = record.warnings(result)
         run.save()
-        _record_files(run.id)
-
-
-def _kept_warnings(result: LoadResult) -> list[str]:
-    dropped = result.warnings_dropped
-    return result.warnings + ([f"… and {dropped} more warnings"] if dropped else [])
+        _record_files(run.id, record.hidden)
 
 
 class _Record:
-    """Writes a dry run's or a failed run's ``LoadRun``, after its transaction has rolled back.
+    """What a run's ``LoadRun`` says, and the writing of a dry run's or a failed run's.
 
-    In autocommit, on the load's own connection, whose staging tables (``stage``, None until
-    the load made them) hold the files read; on SQLite it takes the write lock for these two
-    statements only. The record of a failure must not hide the failure: if the database cannot
-    take it (the connection is gone), that is logged, and the load's own error stands.
+    A record names files as the load does, but never where they sit on this server: the
+    folders holding what the load was given are taken out of its files, warnings and error
+    (``hidden``), so a file is named within the folder it was given in, or by its own name.
+
+    A dry run's or a failed run's record is written after its transaction has rolled back:
+    in autocommit, on the load's own connection, whose staging tables (``stage``, None until
+    the load made them) hold the files read; on SQLite it takes the write lock for these few
+    statements only. The record of a failure must not hide the failure: if the database
+    cannot take it (the connection is gone), that is logged, and the load's own error stands.
     """
 
-    def __init__(self, started):
+    def __init__(self, started, paths: list[str | Path]):
         self.started = started
         self.stage: staging.Staging | None = None
+        self.folders = {os.path.dirname(os.path.abspath(p)) for p in paths} - {os.sep}
+        self.hidden = sorted((folder + os.sep for folder in self.folders), key=len, reverse=True)
+
+    def know(self, snapshot) -> None:
+        """Names relative to the snapshot's root hold the folders above what was given when it came
+        from several places (``tmp/a.json`` for /tmp/a.json loaded with /srv/b/): those go too."""
+        if not snapshot.root:
+            return
+        above = {os.path.relpath(folder, snapshot.root) for folder in self.folders}
+        self.hidden += sorted(
+            (name + os.sep for name in above if name != "." and not name.startswith("..")),
+            key=len,
+            reverse=True,
+        )
+
+    def public(self, text: str) -> str:
+        for folder in self.hidden:
+            text = text.replace(folder, "")
+        return text
+
+    def warnings(self, result: LoadResult) -> list[str]:
+        dropped = result.warnings_dropped
+        return [self.public(w) for w in result.warnings] + (
+            [f"… and {dropped} more warnings"] if dropped else []
+        )
+
+    def error_text(self, exc: BaseException) -> str:
+        """What a failed run says went wrong: a snapshot error's own words, else the exception's."""
+        text = str(exc) if isinstance(exc, SnapshotError) else f"{type(exc).__name__}: {exc}".rstrip(": ")
+        return self.public(text)[:ERROR_KEPT_CHARS]
 
     def write(self, result: LoadResult, outcome: str, error: str = "") -> int | None:
         try:
@@ -246,7 +276,7 @@ class _Record:
                 finished_at=timezone.now(),
                 outcome=outcome,
                 counts=result.counts if outcome == LoadRun.Outcome.DRY_RUN else {},
-                warnings=_kept_warnings(result),
+                warnings=self.warnings(result),
                 error=error,
             )
         except DatabaseError:
@@ -255,7 +285,7 @@ class _Record:
         if self.stage is not None:
             try:
                 self.stage.flush_files()
-                _record_files(run.id)
+                _record_files(run.id, self.hidden)
             except DatabaseError:
                 logger.exception("the files of load record %s could not be recorded", run.id)
         return run.id
@@ -265,23 +295,18 @@ class _Record:
 ERROR_KEPT_CHARS = 20_000
 
 
-def _error_text(exc: BaseException, paths: list[str | Path]) -> str:
-    """What a failed run's record says went wrong, naming files only as the load names them.
-
-    A snapshot error names files relative to the folder given already; anything else (an
-    unexpected error, a path given on the command line) may hold where the files sit on this
-    server, which is nobody's business: the folders the load was given are taken out.
-    """
-    text = str(exc) if isinstance(exc, SnapshotError) else f"{type(exc).__name__}: {exc}".rstrip(": ")
-    folders = {os.path.dirname(os.path.abspath(p)) for p in paths} - {"/"}
-    for folder in sorted(folders, key=len, reverse=True):
-        text = text.replace(folder + os.sep, "")
-    return text[:ERROR_KEPT_CHARS]
-
-
-def _record_files(load_run_id: int) -> None:
+def _record_files(load_run_id: int, hidden: list[str]) -> None:
     """LoadRun.files from the staged outcomes, in file order, assembled by the database; and
-    ``files_summary``: their number, their number by status, and the first FILES_SHOWN, problems first."""
+    ``files_summary``: their number, their number by status, and the first FILES_SHOWN, problems first.
+
+    ``hidden``: the folders taken out of the files' names and errors first (``_Record``).
+    """
+    with connection.cursor() as cur:
+        for folder in hidden:
+            cur.execute(
+                "UPDATE stg_file SET path = replace(path, %s, ''), error = replace(error, %s, '')",
+                [folder, folder],
+            )
     fields = ("path", "sha256", "url", "status", "error")
     pairs = ", ".join(f"'{f}', {f}" for f in fields)
     problem = "CASE WHEN status IN ('error', 'skipped') THEN 0 ELSE 1 END"
