@@ -60,6 +60,9 @@ urlpatterns = [
     path("methods/", browse.method_list, name="method_list"),
     path("method/<segment:slug>", views.method_detail, name="method"),
     path("about", views.about, name="about"),
+    # where every snapshot document's about.attribution points
+    path("attribution", views.attribution_page, name="attribution"),
+    path("data/", views.data_page, name="data"),
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path("favicon.ico", views.favicon),
     path(

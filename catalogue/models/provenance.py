@@ -61,6 +61,15 @@ class LoadRun(models.Model):
     def __str__(self):
         return f"load {self.started_at:%Y-%m-%d %H:%M} ({self.outcome})"
 
+    def changes(self) -> list[tuple[str, dict[str, int]]]:
+        """The models the run changed (or, a dry run, would have), with their non-zero changes."""
+        kinds = ("created", "updated", "deleted")
+        changed = [
+            (label, {kind: n for kind in kinds if (n := (counts or {}).get(kind))})
+            for label, counts in sorted((self.counts or {}).items())
+        ]
+        return [(label, counts) for label, counts in changed if counts]
+
 
 class SourceDocument(models.Model):
     """A snapshot document, by its ``url``; the newest version loaded is kept."""
