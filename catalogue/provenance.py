@@ -57,7 +57,7 @@ def _source(kind: str, source, about, documents: int, newest: dt.datetime | None
     about = about if isinstance(about, dict) else {}
     return SnapshotSource(
         kind=kind,
-        stated=_text(source_fields.get("archive") if source_fields else source),
+        stated=_text(source_fields.get("archive") if isinstance(source, dict) else source),
         snapshot=_text(source_fields.get("snapshot")),
         licence=_text(about.get("licence")),
         licence_url=_text(about.get("licence_url") or source_fields.get("licence_url")),

@@ -313,7 +313,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Read-only JSON API of the Code with Papers catalogue. Paths, parameters and field names "
         "under /papers, /repositories, /tasks, /methods, /evaluations and /search follow the "
-        "Papers-with-Code API v1; /code-entries and /samples are the catalogue's own. "
+        "Papers-with-Code API v1; /code-entries, /samples, /data and /loads are the catalogue's own. "
         f"{attribution.NOTICE} Every response names the licence in a Link header; the attribution "
         f"to keep with any reuse is at {attribution.ATTRIBUTION_PATH}."
     ),
