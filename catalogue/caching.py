@@ -51,16 +51,16 @@ class Copy:
 def data_version() -> str:
     """A token that changes whenever the loader or a curator may have changed what pages show.
 
-    A successful load adds a LoadRun; a correction adds a Correction row and removing one
-    sets its ``removed_at``. One indexed query, so pages can be cached against it (and the
-    figures of ``catalogue.memo`` remembered under it).
+    Every load adds a LoadRun (a failed one and a dry run too: ``/data/`` shows them at once);
+    a correction adds a Correction row and removing one sets its ``removed_at``. One indexed
+    query, so pages can be cached against it (and the figures of ``catalogue.memo``
+    remembered under it).
     """
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT (SELECT MAX(id) FROM catalogue_loadrun WHERE outcome = %s),"
+            "SELECT (SELECT MAX(id) FROM catalogue_loadrun),"
             " (SELECT MAX(id) FROM catalogue_correction),"
-            " (SELECT MAX(removed_at) FROM catalogue_correction)",
-            ["succeeded"],
+            " (SELECT MAX(removed_at) FROM catalogue_correction)"
         )
         return "|".join(str(value) for value in cursor.fetchone())
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from django.db.models import F, Prefetch
 from django.utils.text import slugify
 
-from catalogue import figures, identities
+from catalogue import attribution, figures, identities
 from catalogue.loader import schema
 from catalogue.models import (
     Author,
@@ -64,17 +64,7 @@ from catalogue.models import (
 )
 
 CHUNK = 500
-DEFAULT_ABOUT = {
-    "site": "https://codewithpapers.app",
-    "licence": "CC BY-SA 4.0",
-    "licence_url": "https://creativecommons.org/licenses/by-sa/4.0/legalcode",
-    "attribution": "https://codewithpapers.app/attribution",
-    "modified": "archive material modified by Syntology; see the attribution page",
-    "non_affiliation": (
-        "Code with Papers and Syntology are not affiliated with, endorsed by, or sponsored by "
-        "Papers with Code, Meta, or the pwc-archive mirror."
-    ),
-}
+DEFAULT_ABOUT = attribution.DOCUMENT_ABOUT
 EXPORTED_BY = "codewithpapers dump_snapshot"
 
 

@@ -70,7 +70,7 @@ class AreaSitemap(_Section):
 class StaticSitemap(Sitemap):
     def items(self):
         return ["home", "paper_list", "code_entry_list", "sota", "task_list", "dataset_list", "method_list",
-                "proceeding_list", "corrections", "about"]  # fmt: skip
+                "proceeding_list", "corrections", "about", "attribution", "data"]  # fmt: skip
 
     def location(self, item):
         return reverse(item)

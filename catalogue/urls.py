@@ -62,6 +62,9 @@ urlpatterns = [
     path("corrections/", views.correction_list, name="corrections"),
     path("corrections/feed", views.feed(feeds.CorrectionsFeed()), name="corrections_feed"),
     path("about", views.about, name="about"),
+    # where every snapshot document's about.attribution points
+    path("attribution", views.attribution_page, name="attribution"),
+    path("data/", views.data_page, name="data"),
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path("favicon.ico", views.favicon),
     path(

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import caching, charts, citations, code_text, figures, history, jsonld, queries
+from catalogue import caching, charts, citations, code_text, figures, history, jsonld, provenance, queries
 from catalogue.browse import queries as browse_queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
 
@@ -524,6 +524,50 @@ def about(request):
     )
     statuses = [(status, status.value in Status.instrument_failures()) for status in Status]
     return _page(request, "catalogue/about.html", meta, statuses=statuses)
+
+
+@require_safe
+@cached_page
+def attribution_page(request):
+    """What the data's documents point to (``about.attribution``): sources, modifications, licences."""
+    meta = Meta(
+        title="Attribution",
+        description=(
+            "Where the catalogue's data comes from (the Papers-with-Code archive, CC BY-SA 4.0), "
+            "what Syntology and this site's curators changed, and the licences."
+        ),
+    )
+    return _page(
+        request,
+        "catalogue/attribution.html",
+        meta,
+        sources=provenance.snapshot_sources(),
+        counts=queries.catalogue_counts(),
+    )
+
+
+@require_safe
+@cached_page
+def data_page(request):
+    """When the catalogue was last loaded, from which snapshots, what it holds, and every load."""
+    meta = Meta(
+        title="The data and its loads",
+        description=(
+            "When the catalogue was last loaded, the snapshot of each source, what it holds, "
+            "and the history of every load, failed loads and dry runs included."
+        ),
+        api_url=api_url("data"),
+    )
+    return _page(
+        request,
+        "catalogue/data.html",
+        meta,
+        last_load=provenance.last_successful_load(),
+        sources=provenance.snapshot_sources(),
+        counts=queries.catalogue_counts(),
+        history=provenance.load_history(after=param(request, "after"), before=param(request, "before")),
+        loads_api=api_url("loads"),
+    )
 
 
 @require_safe

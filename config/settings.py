@@ -13,6 +13,9 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 
+# Plain constants (no Django import): the OpenAPI description and licence state the notice.
+from catalogue import attribution
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -57,6 +60,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.observability.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Every answer under /api/ names its licence in a Link header (errors too).
+    "catalogue.api.licence.LicenceLinkMiddleware",
     # Content-Security-Policy on every response (the policy is SECURE_CSP, below).
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Before CommonMiddleware, so that the 400 for a disallowed Host (raised there) carries it too.
@@ -308,9 +313,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Read-only JSON API of the Code with Papers catalogue. Paths, parameters and field names "
         "under /papers, /repositories, /tasks, /methods, /evaluations and /search follow the "
-        "Papers-with-Code API v1; /code-entries and /samples are the catalogue's own. "
-        "Data: Papers-with-Code archive (CC BY-SA 4.0), archive material modified by Syntology."
+        "Papers-with-Code API v1; /code-entries, /samples, /data and /loads are the catalogue's own. "
+        f"{attribution.NOTICE} Every response names the licence in a Link header; the attribution "
+        f"to keep with any reuse is at {attribution.ATTRIBUTION_PATH}."
     ),
+    "LICENSE": {"name": attribution.LICENCE, "url": attribution.LICENCE_URL},
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
@@ -329,4 +336,4 @@ SPECTACULAR_SETTINGS = {
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Link"]

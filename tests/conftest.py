@@ -33,6 +33,8 @@ SEED_PAGE_KINDS = [
     "/proceeding/neurips-2019-12",
     "/papers/feed",
     "/about",
+    "/attribution",
+    "/data/",
 ]
 # The figures a code-entry document states (SNAPSHOT-FORMAT.md), in one place for every test.
 FIGURES = (

@@ -332,7 +332,7 @@ def test_every_clash_of_a_load_is_reported_in_one_run_in_one_order(tmp_path):
     for order in (sorted(tmp_path.glob("*.json")), sorted(tmp_path.glob("*.json"), reverse=True)):
         with pytest.raises(CommandError) as error:
             load(*order)
-        messages.add(str(error.value))
+        messages.add(str(error.value).split("\nNothing was written")[0])  # each run has its own record
     (message,) = messages
     assert "/paper/second-shared is given to 2 papers (2001.00003, 2001.00004) by c.json, d.json" in message
     assert "/paper/shared-slug is given to 2 papers (2001.00001, 2001.00002) by a.json, b.json" in message

@@ -219,12 +219,15 @@ def test_loading_the_same_snapshot_twice_changes_nothing_and_says_so(db):
     assert catalogue_state() == before
 
 
-def test_dry_run_reports_what_would_change_and_writes_nothing(db):
+def test_dry_run_reports_what_would_change_and_writes_nothing_but_its_record(db):
     out, _ = load(*SEEDS, dry_run=True)
     assert "13 created" in out
     assert "dry run: nothing was written" in out
     assert m.Paper.objects.count() == 0
-    assert m.LoadRun.objects.count() == 0
+    (run,) = m.LoadRun.objects.all()  # what would have changed, for the public load history
+    assert (run.outcome, run.counts["Paper"]["created"]) == ("dry_run", 13)
+    assert f"(load record {run.pk})" in out
+    assert run.files_summary["by_status"] == {"loaded": 3}
 
 
 def test_a_load_record_keeps_files_checksums_counts_and_outcome(db):
@@ -404,7 +407,9 @@ def test_bad_input_is_rejected_naming_file_and_field_and_nothing_changes(case, l
     assert message in str(error.value)
     assert "Nothing was written" in str(error.value)
     assert catalogue_state() == before
-    assert m.LoadRun.objects.count() == runs
+    # Only the failure's own record is new (tests/test_data_page.py shows it in public).
+    assert m.LoadRun.objects.count() == runs + 1
+    assert message in m.LoadRun.objects.get(outcome="failed").error
 
 
 def test_a_gz_file_that_is_not_gzip_is_rejected(loaded_seeds, tmp_path):

@@ -20,6 +20,8 @@ from catalogue.api import queries
 from catalogue.models import (
     CodeEntry,
     Dataset,
+    LoadRun,
+    LoadRunOutcome,
     Method,
     Paper,
     Repo,
@@ -503,3 +505,17 @@ class SampleFilter(_DatedFilterSet):
 
     def filter_official(self, queryset, name, value):
         return queryset.in_official_repository(value)
+
+
+# --- the load history -----------------------------------------------------------------------
+
+
+class LoadRunFilter(df.FilterSet):
+    outcome = df.ChoiceFilter(
+        choices=[c for c in LoadRunOutcome.choices if c[0] != LoadRunOutcome.RUNNING],
+        help_text="Runs that succeeded, failed or were dry runs.",
+    )
+
+    class Meta:
+        model = LoadRun
+        fields = []

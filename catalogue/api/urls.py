@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from catalogue.api import named, views
+from catalogue.api import named, provenance, views
 
 app_name = "api"
 
@@ -76,6 +76,7 @@ def redoc_policy(view):
 
 
 v1 = [
+    path("", provenance.ApiRoot.as_view(), name="root"),
     path("search/", views.SearchView.as_view(), name="search"),
     path("papers/", views.PaperList.as_view(), name="paper-list"),
     path("papers/<paper_id:paper_id>/", views.PaperDetail.as_view(), name="paper-detail"),
@@ -165,6 +166,8 @@ v1 = [
         name="code-entry-samples",
     ),
     path("samples/", views.SampleList.as_view(), name="sample-list"),
+    path("data/", provenance.DataSummary.as_view(), name="data"),
+    path("loads/", provenance.LoadRunList.as_view(), name="load-list"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
 ]
 

@@ -2,8 +2,9 @@
 
 Documents are read and checked one at a time (never the whole snapshot in memory) and
 their rows streamed into this connection's temporary staging tables; then one transaction
-merges them set-wise (``merge.py``). Any error leaves the database exactly as before: the
-staging tables are private, and the merge rolls back. Reading comes before the transaction
+merges them set-wise (``merge.py``). Any error leaves the catalogue exactly as before: the
+staging tables are private, and the merge rolls back; only the failed run's ``LoadRun`` is
+written, afterwards. Reading comes before the transaction
 so that on SQLite, where a write transaction holds the whole file's write lock, the site's
 writers (curators' saves) wait for the merge only. ``load_snapshot`` is a thin command
 around this.
@@ -12,12 +13,14 @@ around this.
 import contextlib
 import fcntl
 import itertools
+import logging
+import os
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from catalogue.loader import documents, merge, staging
@@ -27,6 +30,9 @@ from catalogue.loader.reading import FileOutcome, KnownDocuments, read_all, read
 from catalogue.models import LoadRun, SourceDocument
 
 __all__ = ["LoadLocked", "LoadResult", "SnapshotError", "load_paths"]
+
+
+logger = logging.getLogger("catalogue.loader")
 
 
 class LoadLocked(Exception):
@@ -98,13 +104,36 @@ def load_paths(
     loading them again could change nothing). ``keep_going`` skips bad documents
     instead of failing, listing them in the result. ``workers`` processes read the
     files (default: one per core, from ``LOAD_WORKERS``; 0 reads in this process).
+
+    Every run leaves a ``LoadRun``: a successful one in its own transaction; a dry run, and a
+    failed one (whose error, a ``SnapshotError``, then carries the record's id as
+    ``load_run_id``), once their transaction has rolled back. A load refused by the lock is
+    not a run, and leaves none.
     """
-    snapshot = documents.discover(paths)
     result = LoadResult(dry_run=dry_run)
-    started = timezone.now()
+    record = _Record(timezone.now(), paths)
+    try:
+        return _load(paths, result, record, dry_run, keep_going, force, progress, workers)
+    except LoadLocked:
+        raise
+    except (Exception, KeyboardInterrupt) as exc:
+        result.load_run_id = None  # a record the merge began went with its rollback
+        run_id = record.write(result, LoadRun.Outcome.FAILED, error=record.error_text(exc))
+        if isinstance(exc, SnapshotError):
+            exc.load_run_id = run_id
+        raise
+    finally:
+        if record.stage is not None:
+            record.stage.drop_quietly()
+
+
+def _load(paths, result: LoadResult, record: "_Record", dry_run, keep_going, force, progress, workers):
+    """``load_paths``'s work; ``record`` learns the snapshot and its staging tables, for the run's record."""
+    snapshot = documents.discover(paths)
+    record.know(snapshot)
     with exclusive_load_lock():
         # Outside the transaction: these write only the temporary staging tables.
-        stage = staging.Staging()
+        stage = record.stage = staging.Staging()
         stage.create()
         known = KnownDocuments(
             ()
@@ -120,6 +149,9 @@ def load_paths(
         done = 0
         for read in reads:
             if read.error and not keep_going:
+                # The file that stopped the load ends the failed run's list of files.
+                outcome = read.outcome
+                stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, "error", outcome.error)]})
                 raise read.error
             stage.add(read.tuples)
             result.note_warnings(read.warnings)
@@ -134,7 +166,7 @@ def load_paths(
         stage.flush()
         for attempt in range(MERGE_ATTEMPTS):
             try:
-                _merge(result, started, dry_run)
+                _merge(result, record, dry_run)
                 break
             except merge.Clashes as clashes:
                 # Rolled back; the staging tables are outside the transaction and still hold everything.
@@ -155,7 +187,8 @@ def load_paths(
                 raise SnapshotError(
                     "(merge)", "", f"the database refused the load ({exc}); nothing was written"
                 ) from None
-        stage.drop()
+        if dry_run:
+            result.load_run_id = record.write(result, LoadRun.Outcome.DRY_RUN)
     return result
 
 
@@ -163,11 +196,11 @@ def load_paths(
 MERGE_ATTEMPTS = 3
 
 
-def _merge(result: "LoadResult", started, dry_run: bool) -> None:
+def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
     with transaction.atomic():
         run = None
         if not dry_run:
-            run = LoadRun.objects.create(started_at=started, outcome=LoadRun.Outcome.RUNNING)
+            run = LoadRun.objects.create(started_at=record.started, outcome=LoadRun.Outcome.RUNNING)
             result.load_run_id = run.id
         report = merge.merge_all(run.id if run else None)
         result.counts = {label: c.as_dict() for label, c in report.counts.items()}
@@ -183,28 +216,123 @@ def _merge(result: "LoadResult", started, dry_run: bool) -> None:
         run.finished_at = timezone.now()
         run.outcome = LoadRun.Outcome.SUCCEEDED
         run.counts = result.counts
-        run.warnings = result.warnings + (
-            [f"… and {result.warnings_dropped} more warnings"] if result.warnings_dropped else []
-        )
+        run.warnings = record.warnings(result)
         run.save()
-        _record_files(run.id)
+        _record_files(run.id, record.hidden)
 
 
-def _record_files(load_run_id: int) -> None:
-    """LoadRun.files from the staged outcomes, in file order, assembled by the database."""
+class _Record:
+    """What a run's ``LoadRun`` says, and the writing of a dry run's or a failed run's.
+
+    A record names files as the load does, but never where they sit on this server: the
+    folders holding what the load was given are taken out of its files, warnings and error
+    (``hidden``), so a file is named within the folder it was given in, or by its own name.
+
+    A dry run's or a failed run's record is written after its transaction has rolled back:
+    in autocommit, on the load's own connection, whose staging tables (``stage``, None until
+    the load made them) hold the files read; on SQLite it takes the write lock for these few
+    statements only. The record of a failure must not hide the failure: if the database
+    cannot take it (the connection is gone), that is logged, and the load's own error stands.
+    """
+
+    def __init__(self, started, paths: list[str | Path]):
+        self.started = started
+        self.stage: staging.Staging | None = None
+        self.folders = {os.path.dirname(os.path.abspath(p)) for p in paths} - {os.sep}
+        self.hidden = sorted((folder + os.sep for folder in self.folders), key=len, reverse=True)
+
+    def know(self, snapshot) -> None:
+        """Names relative to the snapshot's root hold the folders above what was given when it came
+        from several places (``tmp/a.json`` for /tmp/a.json loaded with /srv/b/): those go too."""
+        if not snapshot.root:
+            return
+        above = {os.path.relpath(folder, snapshot.root) for folder in self.folders}
+        self.hidden += sorted(
+            (name + os.sep for name in above if name != "." and not name.startswith("..")),
+            key=len,
+            reverse=True,
+        )
+
+    def public(self, text: str) -> str:
+        for folder in self.hidden:
+            text = text.replace(folder, "")
+        return text
+
+    def warnings(self, result: LoadResult) -> list[str]:
+        dropped = result.warnings_dropped
+        return [self.public(w) for w in result.warnings] + (
+            [f"… and {dropped} more warnings"] if dropped else []
+        )
+
+    def error_text(self, exc: BaseException) -> str:
+        """What a failed run says went wrong: a snapshot error's own words, else the exception's."""
+        text = str(exc) if isinstance(exc, SnapshotError) else f"{type(exc).__name__}: {exc}".rstrip(": ")
+        return self.public(text)[:ERROR_KEPT_CHARS]
+
+    def write(self, result: LoadResult, outcome: str, error: str = "") -> int | None:
+        try:
+            run = LoadRun.objects.create(
+                started_at=self.started,
+                finished_at=timezone.now(),
+                outcome=outcome,
+                counts=result.counts if outcome == LoadRun.Outcome.DRY_RUN else {},
+                warnings=self.warnings(result),
+                error=error,
+            )
+        except DatabaseError:
+            logger.exception("the record of this load (%s) could not be written", outcome)
+            return None
+        if self.stage is not None:
+            try:
+                self.stage.flush_files()
+                _record_files(run.id, self.hidden)
+            except DatabaseError:
+                logger.exception("the files of load record %s could not be recorded", run.id)
+        return run.id
+
+
+# A failure's text is kept whole up to here (a clash list at archive size can be long).
+ERROR_KEPT_CHARS = 20_000
+
+
+def _record_files(load_run_id: int, hidden: list[str]) -> None:
+    """LoadRun.files from the staged outcomes, in file order, assembled by the database; and
+    ``files_summary``: their number, their number by status, and the first FILES_SHOWN, problems first.
+
+    ``hidden``: the folders taken out of the files' names and errors first (``_Record``).
+    """
+    with connection.cursor() as cur:
+        for folder in hidden:
+            cur.execute(
+                "UPDATE stg_file SET path = replace(path, %s, ''), error = replace(error, %s, '')",
+                [folder, folder],
+            )
     fields = ("path", "sha256", "url", "status", "error")
+    pairs = ", ".join(f"'{f}', {f}" for f in fields)
+    problem = "CASE WHEN status IN ('error', 'skipped') THEN 0 ELSE 1 END"
+    shown = f"SELECT * FROM stg_file ORDER BY {problem}, seq LIMIT {LoadRun.FILES_SHOWN}"
+    by_status = "SELECT COALESCE(status, '') AS status, count(*) AS n FROM stg_file GROUP BY 1 ORDER BY 1"
     if connection.vendor == "postgresql":
-        pairs = ", ".join(f"'{f}', {f}" for f in fields)
         sql = (
             "UPDATE catalogue_loadrun SET files = COALESCE("
-            f"(SELECT jsonb_agg(jsonb_build_object({pairs}) ORDER BY seq) FROM stg_file), '[]'::jsonb)"
+            f"(SELECT jsonb_agg(jsonb_build_object({pairs}) ORDER BY seq) FROM stg_file), '[]'::jsonb),"
+            " files_summary = jsonb_build_object("
+            "'n_files', (SELECT count(*) FROM stg_file),"
+            f" 'by_status', COALESCE((SELECT jsonb_object_agg(status, n) FROM ({by_status}) AS s),"
+            " '{}'::jsonb),"
+            f" 'shown', COALESCE((SELECT jsonb_agg(jsonb_build_object({pairs}) ORDER BY {problem}, seq)"
+            f" FROM ({shown}) AS s), '[]'::jsonb))"
             " WHERE id = %s"
         )
     else:
-        pairs = ", ".join(f"'{f}', {f}" for f in fields)
         sql = (
             "UPDATE catalogue_loadrun SET files = "
-            f"(SELECT json_group_array(json_object({pairs})) FROM (SELECT * FROM stg_file ORDER BY seq))"
+            f"(SELECT json_group_array(json_object({pairs})) FROM (SELECT * FROM stg_file ORDER BY seq)),"
+            " files_summary = json_object("
+            "'n_files', (SELECT count(*) FROM stg_file),"
+            # json(): a JSON value read through a subquery is text again until re-marked as JSON
+            f" 'by_status', json((SELECT json_group_object(status, n) FROM ({by_status}))),"
+            f" 'shown', json((SELECT json_group_array(json_object({pairs})) FROM ({shown}))))"
             " WHERE id = %s"
         )
     with connection.cursor() as cur:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from catalogue import identities
+from catalogue import attribution, identities
 from catalogue.loader import schema
 from catalogue.loader.documents import DUMP_ALIASES, DUMP_PREFIXES, SnapshotError, dump_kind
 from catalogue.loader.fields import Fields, Parsed, dates, make_stamp, paper_key, text_list
@@ -55,13 +55,10 @@ BATCH_RECORDS = 2000
 _DATE_IN_NAME = re.compile(r"[-_](\d{4})-?(\d{2})-?(\d{2})$")
 ARCHIVE_ABOUT = {
     "source": "Papers with Code archive (pwc-archive dumps)",
-    "licence": "CC BY-SA 4.0",
-    "licence_url": "https://creativecommons.org/licenses/by-sa/4.0/legalcode",
-    "attribution": "https://codewithpapers.app/attribution",
-    "non_affiliation": (
-        "Code with Papers and Syntology are not affiliated with, endorsed by, or sponsored by "
-        "Papers with Code, Meta, or the pwc-archive mirror."
-    ),
+    **{
+        key: attribution.DOCUMENT_ABOUT[key]
+        for key in ("licence", "licence_url", "attribution", "non_affiliation")
+    },
 }
 
 

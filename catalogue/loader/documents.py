@@ -17,6 +17,8 @@ from pathlib import Path
 class SnapshotError(Exception):
     """Bad input: names the file, the field and what was expected."""
 
+    load_run_id: int | None = None  # the record of the load it stopped (``load_paths`` sets it)
+
     def __init__(self, file: str, path: str, message: str):
         self.file, self.path, self.message = file, path, message
         where = f"{file}: {path}: " if path else f"{file}: "

@@ -6,9 +6,10 @@ Values are written in the form Django itself stores, so that the set-based merge
 (``merge.py``) can compare staged and stored values directly.
 """
 
+import contextlib
 import datetime as dt
 
-from django.db import connection
+from django.db import DatabaseError, connection
 
 from catalogue.loader.schema import DATE, TABLES, TIMESTAMP
 
@@ -134,7 +135,16 @@ class Staging:
                     [reasons.get(url, ""), url],
                 )
 
+    def flush_files(self):
+        """Write out the buffered file outcomes (a stopped load's record reads them)."""
+        self._flush("file")
+
     def drop(self):
         with connection.cursor() as cur:
             for name in TABLES:
                 cur.execute(f"DROP TABLE IF EXISTS stg_{name}")
+
+    def drop_quietly(self):
+        """``drop``, unless the connection is gone (then so are the tables): never hides a load's error."""
+        with contextlib.suppress(DatabaseError):
+            self.drop()

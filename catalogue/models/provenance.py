@@ -5,11 +5,30 @@ from django.db import models
 from catalogue.models.vocabulary import DocumentKind, LoadRunOutcome, in_choices
 
 
-class LoadRun(models.Model):
-    """One successful run of ``load_snapshot``: what it read and what it changed.
+class LoadRunQuerySet(models.QuerySet):
+    def succeeded(self):
+        """Runs that changed (or confirmed) the catalogue: not failures, not dry runs."""
+        return self.filter(outcome=LoadRunOutcome.SUCCEEDED)
 
-    A failed load writes nothing, not even this record: the database stays exactly
-    as it was, and the command's error output is the record of the failure.
+    def last_successful(self):
+        """When the catalogue was last loaded: the newest successful run, or None."""
+        return self.succeeded().order_by("-finished_at", "-id").first()
+
+    def without_files(self):
+        """Runs without their list of files (575,000 entries, ~100 MB, for the whole archive):
+        ``files_summary`` says what a public page or list needs."""
+        return self.defer("files")
+
+
+class LoadRun(models.Model):
+    """One run of ``load_snapshot``, whatever its outcome: what it read and what it changed.
+
+    A successful run is written in the load's own transaction, with everything it loaded. A
+    dry run and a failed run are written after their transaction has rolled back, so the
+    catalogue is exactly as it was and only this record says that they happened (with a
+    failure's error). A load refused because another is running, and one killed outright,
+    leave none. ``files`` and ``error`` name files as the load did (relative to the folder it
+    was given), never by a path on the server.
     """
 
     Outcome = LoadRunOutcome
@@ -17,12 +36,19 @@ class LoadRun(models.Model):
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
     outcome = models.CharField(max_length=16, choices=Outcome.choices)
-    # [{"path", "sha256", "url", "status": loaded|unchanged|skipped|error, "error"}]
+    # [{"path", "sha256", "url", "status": loaded|already_loaded|skipped|error, "error"}]
     files = models.JSONField(default=list)
+    # {"n_files": n, "by_status": {status: n}, "shown": the first FILES_SHOWN files, problems first}
+    files_summary = models.JSONField(default=dict)
     # {"Paper": {"created": n, "updated": n, "unchanged": n}, …}
     counts = models.JSONField(default=dict)
     warnings = models.JSONField(default=list)
     error = models.TextField(blank=True)
+
+    objects = LoadRunQuerySet.as_manager()
+
+    # How many files a run's summary names one by one (the public history shows them).
+    FILES_SHOWN = 20
 
     class Meta:
         ordering = ["-started_at"]
@@ -34,6 +60,15 @@ class LoadRun(models.Model):
 
     def __str__(self):
         return f"load {self.started_at:%Y-%m-%d %H:%M} ({self.outcome})"
+
+    def changes(self) -> list[tuple[str, dict[str, int]]]:
+        """The models the run changed (or, a dry run, would have), with their non-zero changes."""
+        kinds = ("created", "updated", "deleted")
+        changed = [
+            (label, {kind: n for kind in kinds if (n := (counts or {}).get(kind))})
+            for label, counts in sorted((self.counts or {}).items())
+        ]
+        return [(label, counts) for label, counts in changed if counts]
 
 
 class SourceDocument(models.Model):

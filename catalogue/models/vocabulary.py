@@ -55,8 +55,11 @@ class DocumentKind(models.TextChoices):
 
 
 class LoadRunOutcome(models.TextChoices):
-    RUNNING = "running"
-    SUCCEEDED = "succeeded"
+    # Only ever seen inside the load's own transaction: a run is recorded with how it ended.
+    RUNNING = "running", "running"
+    SUCCEEDED = "succeeded", "succeeded"
+    FAILED = "failed", "failed"  # refused or broken: the catalogue is as it was before
+    DRY_RUN = "dry_run", "dry run"  # checked everything, wrote nothing but this record
 
 
 class SearchKind(models.TextChoices):

@@ -36,20 +36,28 @@ def status_explanation(status: str) -> str:
     return f"{label} ({INSTRUMENT_NOTE})" if status in _INSTRUMENT else label
 
 
+# What an instrument failure's badge says in visible words, beside its status.
+INSTRUMENT_WORDS = "instrument failure"
+
+
 @register.simple_tag
 def status_badge(status: str) -> SafeString:
-    """A status as a badge that explains itself (title text); instrument failures marked so.
+    """A status as a badge that explains itself (title text); instrument failures say so in words.
 
+    The status is the vocabulary's own word, as the API, the filters and the legend give it.
+    The gear is decoration for the eye (hidden from screen readers, who hear the words).
     A simple tag, not an include: a place list draws one per row.
     """
     instrument = status in _INSTRUMENT
     return format_html(
-        '<span class="badge status status-{}{}" title="{}">{}{}</span>',
+        '<span class="badge status status-{}{}" title="{}"><span class="status-word">{}</span>{}</span>',
         status,
         " status-instrument" if instrument else "",
         status_explanation(status),
         status,
-        SafeString('<span class="visually-hidden"> (failure of the instrument, not of the code)</span>')
+        format_html(
+            ' <span class="status-note"><span aria-hidden="true">⚙ </span>{}</span>', INSTRUMENT_WORDS
+        )
         if instrument
         else "",
     )

@@ -35,7 +35,8 @@ class Command(BaseCommand):
             self.stderr.write(self.style.ERROR(f"refused: {exc}"))
             sys.exit(EXIT_LOCKED)
         except SnapshotError as exc:
-            raise CommandError(f"{exc}\nNothing was written.") from None
+            recorded = f" (the failure is load record {exc.load_run_id})" if exc.load_run_id else ""
+            raise CommandError(f"{exc}\nNothing was written to the catalogue{recorded}.") from None
         finally:
             progress.done()
         self._report(result, verbosity)
@@ -57,7 +58,8 @@ class Command(BaseCommand):
                 line = ", ".join(f"{n} {what}" for what, n in counts.items())
                 self.stdout.write(f"  {label:<15} {line}")
         if result.dry_run:
-            self.stdout.write(self.style.WARNING("dry run: nothing was written"))
+            recorded = f" (load record {result.load_run_id})" if result.load_run_id else ""
+            self.stdout.write(self.style.WARNING(f"dry run: nothing was written to the catalogue{recorded}"))
         elif not result.changed:
             self.stdout.write(
                 self.style.SUCCESS("nothing changed: the catalogue already holds this snapshot")
