@@ -5,17 +5,22 @@ a public page redirects to its address without it. The response cache keys on th
 parameters only, in one order.
 """
 
+import html
 import re
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
+from django.http import HttpResponse
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 
 from catalogue import caching
 from catalogue.models import Sample
+from catalogue.views import cached_page, param
 from tests.api_helpers import GPIPE, V1, get
+from tests.conftest import SEED_PAGE_KINDS
 from tests.factories import make_repo
 
 BODY = "c233d4777fc58003"
@@ -114,3 +119,74 @@ def test_every_parameter_read_is_documented_and_every_documented_one_read(api, d
         assert documented == known, path
         checked += 1
     assert checked > 40
+
+
+# --- the pages ----------------------------------------------------------------------------
+
+
+def test_a_page_sends_an_unknown_parameter_away_without_a_query(
+    client, db, cache_on, django_assert_num_queries
+):
+    with django_assert_num_queries(0):
+        response = client.get("/papers/?utm_source=news&year=2018&fbclid=x&task=image-classification")
+    assert response.status_code == 301
+    assert response["Location"] == "/papers/?task=image-classification&year=2018"  # by name
+    assert "Accept" in response["Vary"]
+    assert client.get("/about?ref=x")["Location"] == "/about"
+    assert client.get("/author/Yanping%20Huang?page=2")["Location"] == "/author/Yanping%20Huang"
+    assert client.get("/papers.json?colour=blue")["Location"] == "/papers.json"
+
+
+def test_a_pages_copy_is_keyed_on_its_parameters_in_one_order(client, loaded_seeds, cache_on):
+    first = client.get("/papers/?year=2018&has_code=1")
+    assert first.status_code == 200
+    with CaptureQueriesContext(connection) as ctx:
+        again = client.get("/papers/?has_code=1&year=2018")
+    assert len(ctx.captured_queries) == 1  # the data version: the copy was served
+    assert again.status_code == 200
+
+
+def test_the_benchmarks_cache_bust_parameter_exists_only_when_configured(
+    client, loaded_seeds, cache_on, settings
+):
+    assert client.get("/?zzpoll=1").status_code == 301
+    settings.CACHE_BUST_PARAM = "zzpoll"
+    assert client.get("/?zzpoll=1").status_code == 200
+    with CaptureQueriesContext(connection) as fresh:
+        assert client.get("/?zzpoll=2").status_code == 200
+    with CaptureQueriesContext(connection) as cached:
+        client.get("/?zzpoll=2")
+    assert len(fresh.captured_queries) > len(cached.captured_queries) == 1
+
+
+def test_the_sites_own_links_feeds_and_sitemaps_carry_only_what_pages_read(client, loaded_seeds):
+    texts = {page: client.get(page).content.decode() for page in SEED_PAGE_KINDS}
+    sitemap = client.get("/sitemap.xml").content.decode()
+    for section in re.findall(r"http://testserver(/[^<]+)", sitemap):
+        texts[section] = client.get(section).content.decode()
+    addresses = set()
+    for page, text in texts.items():
+        for link in re.findall(r'(?:href="|<loc>)(?:http://testserver)?([/?][^"<]*)', text):
+            link = html.unescape(link)
+            link = page.split("?")[0] + link if link.startswith("?") else link  # this page, other query
+            if "?" in link and not link.startswith(("/api/", "/static/")):
+                addresses.add(link)
+        # What each GET form submits: every field it names, empty.
+        for attributes, fields in re.findall(r'<form([^>]*method="get"[^>]*)>(.*?)</form>', text, re.S):
+            action = re.search(r'action="([^"]*)"', attributes)
+            names = sorted(set(re.findall(r'name="([^"]+)"', fields)))
+            addresses.add(
+                (action[1] if action else page.split("?")[0]) + "?" + "&".join(f"{n}=" for n in names)
+            )
+    assert len(addresses) > 20
+    for address in sorted(addresses):
+        assert client.get(address).status_code == 200, address
+
+
+def test_a_page_must_name_every_parameter_it_reads(rf):
+    @cached_page(reads=("q",))
+    def page(request):
+        return HttpResponse(param(request, "q") + param(request, "sort"))
+
+    with pytest.raises(ImproperlyConfigured, match=r"\?sort="):
+        page(rf.get("/x", {"q": "a"}))
