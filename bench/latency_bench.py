@@ -82,6 +82,7 @@ API_PAGE_SIZE = 50
 GROWTH = 20  # (b): the changed snapshot has 1/GROWTH more papers
 
 # The same for every scale and every run: what differs between two rows is the data alone.
+BUST = "zzpoll"  # a page's copy nobody has asked for: a new value each time (answer())
 SERVER_ENV = {
     "WEB_CONCURRENCY": "2",
     "GUNICORN_THREADS": "4",
@@ -91,6 +92,7 @@ SERVER_ENV = {
     "PAGE_CACHE_SECONDS": "0",  # pages and API: catalogue.caching's response cache off
     "CACHE_URL": "",  # local memory (only throttling would use it, and that is off)
     "API_THROTTLE_ANON": "off",
+    "CACHE_BUST_PARAM": BUST,  # pages accept it only when told to (any other is redirected away)
     "REQUEST_LOG_LEVEL": "WARNING",  # no line per request
     "LOG_LEVEL": "WARNING",
     "DEBUG": "",
@@ -1208,14 +1210,13 @@ class Poll:
     samples: dict[str, bytes] = field(default_factory=dict)  # digest -> body, the first of each
 
 
-BUST = "zzpoll"
 _bust_numbers = itertools.count(1)
 
 
 def answer(port: int, path: str, bust: bool = False) -> tuple[int, str, bytes]:
-    """(status, digest of the body, body); with ``bust``, a parameter no view reads is added.
+    """(status, digest of the body, body); with ``bust``, the server's CACHE_BUST_PARAM is added.
 
-    The response cache keys on the full path, so a busted request is always built afresh, as
+    The response cache keys on that parameter, so a busted request is always built afresh, as
     a page nobody asked for within PAGE_CACHE_SECONDS is; the parameter is taken out of the
     links the page writes before hashing, so the body compares with the plain page's.
     """
@@ -1500,7 +1501,8 @@ def report_reload(papers: int, info: dict, t: dict, results: list[dict], args) -
         "mixed-*, beside the before and after pages). "
         "'in flight at commit' = polled requests sent before the load run's `finished_at` and answered "
         "after it: the only ones that could mix. A --force reload of the same snapshot changes no page, "
-        f"so there any answer but the one page is a failure. `{BUST}=<n>`: a parameter no view reads, new "
+        f"so there any answer but the one page is a failure. `{BUST}=<n>`: the server's CACHE_BUST_PARAM, "
+        "new "
         "on every request, so the response cache never has the page (as for most of the catalogue's "
         "pages at any moment); it is taken out of the page's links before comparing.",
         "- Server settings as in the latency table, except PAGE_CACHE_SECONDS=60 when the cache is on "

@@ -1,11 +1,13 @@
 """One response cache for the public pages and the JSON API, keyed on the data's version.
 
 A cached response is stored under :func:`data_version` (one indexed query), the scheme,
-the host and the full path. A finished ``load_snapshot`` or a curator's correction changes
-that version, so every entry built before it is never read again and the next request
-builds afresh: no list of keys to delete, and the same in every process when ``CACHES``
-points at a shared cache (``CACHE_URL=redis://…``). A change made any other way (an admin
-edit of a task's name) shows within ``PAGE_CACHE_SECONDS``, the entries' lifetime.
+the host, the path and the query parameters the resource reads, in one order (a parameter it
+does not read never reaches here: the API answers 400, a page redirects without it). A
+finished ``load_snapshot`` or a curator's correction changes that version, so every entry
+built before it is never read again and the next request builds afresh: no list of keys to
+delete, and the same in every process when ``CACHES`` points at a shared cache
+(``CACHE_URL=redis://…``). A change made any other way (an admin edit of a task's name)
+shows within ``PAGE_CACHE_SECONDS``, the entries' lifetime.
 
 What goes to clients, on every cacheable 200: a strong ``ETag`` (a hash of the body),
 ``Last-Modified`` (when this copy was built: never earlier than the change it shows), and
@@ -24,7 +26,9 @@ stands and the request is answered 503 (``config.errors``).
 
 import hashlib
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
@@ -74,16 +78,31 @@ def lifetime() -> int:
 _last_version: str | None = None
 
 
-def key_for(request: HttpRequest, namespace: str, version: str) -> str:
-    identity = "\0".join((version, request.scheme, request.get_host(), request.get_full_path()))
+def canonical_query(request: HttpRequest, known: Collection[str] | None = None) -> str:
+    """The query string of ``known`` parameters (every one if None), by name, each name's values
+    in the order given: ``?b=1&a=2`` and ``?a=2&b=1`` are one address."""
+    return urlencode(
+        [(name, value) for name in sorted(request.GET) if known is None or name in known
+         for value in request.GET.getlist(name)]
+    )  # fmt: skip
+
+
+def key_for(request: HttpRequest, namespace: str, version: str, known: Collection[str] | None = None) -> str:
+    """The key of this request's copy: its path and only the parameters the resource reads,
+    in one order, so neither a parameter nobody reads nor the order of the rest makes a new copy."""
+    address = request.path + "?" + canonical_query(request, known)
+    identity = "\0".join((version, request.scheme, request.get_host(), address))
     return f"{namespace}:" + hashlib.sha256(identity.encode()).hexdigest()
 
 
-def lookup(request: HttpRequest, namespace: str) -> tuple[str, Copy | None]:
+def lookup(
+    request: HttpRequest, namespace: str, known: Collection[str] | None = None
+) -> tuple[str, Copy | None]:
     """The key for this request at the data's current version, and the copy stored there.
 
-    With the database unreachable, the copy at the last version this process read, if there
-    is one; otherwise the database error is raised again.
+    ``known``: the query parameters the resource reads (the key holds only those). With the
+    database unreachable, the copy at the last version this process read, if there is one;
+    otherwise the database error is raised again.
     """
     global _last_version
     try:
@@ -91,13 +110,13 @@ def lookup(request: HttpRequest, namespace: str) -> tuple[str, Copy | None]:
     except DatabaseError as exc:
         if _last_version is None or not database_unreachable(exc):
             raise
-        key = key_for(request, namespace, _last_version)
+        key = key_for(request, namespace, _last_version, known)
         copy = cache.get(key)
         if copy is None:
             raise
         return key, copy
     _last_version = version
-    key = key_for(request, namespace, version)
+    key = key_for(request, namespace, version, known)
     return key, cache.get(key)
 
 

@@ -1,20 +1,28 @@
 """The public pages: thin views over ``catalogue.queries`` and ``catalogue.figures``.
 
-Every view reads its query string through the small parsers below, which turn anything
-malformed (a bad page number, a forged cursor, a NUL byte, a huge value) into "not given"
-rather than an error, and looks objects up so that an unknown address is a 404.
+Every view names the query parameters it reads (``cached_page(reads=…)``); any other sends
+the reader to the same address without it. It reads them through the small parsers below,
+which turn anything malformed (a bad page number, a forged cursor, a NUL byte, a huge value)
+into "not given" rather than an error, and looks objects up so that an unknown address is a 404.
+A page that shows what the API has answers with the API's JSON when JSON is asked for.
 """
 
 import re
-from dataclasses import dataclass
-from functools import wraps
-from urllib.parse import quote, urlencode
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from functools import cached_property, partial, wraps
+from urllib.parse import quote, unquote_to_bytes, urlencode
 
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.core.handlers.wsgi import WSGIRequest
 from django.db.models import prefetch_related_objects
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.encoding import escape_uri_path
 from django.views.decorators.http import require_safe
 
 from catalogue import caching, charts, citations, code_text, figures, history, jsonld, provenance, queries
@@ -31,8 +39,16 @@ _SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
 # --- reading the query string -------------------------------------------------------
 
 
+KEYSET = ("after", "before")  # a keyset page's place in its list (catalogue.pagination.keyset)
+FLAG_ON = {"1", "true", "on", "yes"}
+
+
 def param(request, name: str) -> str:
     """A query-string value as text, without NUL bytes, at most MAX_PARAM characters."""
+    known = getattr(request, "page_params", None)
+    if known is not None and name not in known:
+        # cached_page would have sent the reader away without it: the view must name it.
+        raise ImproperlyConfigured(f"{request.path} reads ?{name}= but its cached_page(reads=…) omits it")
     return request.GET.get(name, "").replace("\x00", "").strip()[:MAX_PARAM]
 
 
@@ -45,7 +61,7 @@ def int_param(request, name: str, *, low: int, high: int) -> int | None:
 
 
 def flag_param(request, name: str) -> bool:
-    return param(request, name).lower() in {"1", "true", "on", "yes"}
+    return param(request, name).lower() in FLAG_ON
 
 
 def choice_param(request, name: str, choices) -> str:
@@ -73,11 +89,6 @@ def repo_path(repo) -> str:
     return url if repo.host == DEFAULT_HOST else f"{url}?{urlencode({'host': repo.host})}"
 
 
-def repo_api_url(repo) -> str:
-    host = "" if repo.host == DEFAULT_HOST else repo.host
-    return api_url("repositories", repo.owner, repo.name, host=host)
-
-
 # --- what every page's <head> says ----------------------------------------------------
 
 
@@ -86,7 +97,8 @@ class Meta:
     title: str
     description: str
     og_type: str = "website"
-    api_url: str = ""  # the JSON form of the object shown, if the page shows one
+    api_url: str = ""  # the API's address of what the page shows (set from cached_page's json=)
+    json_url: str = ""  # this page's own JSON form (<page>.json), when it has one
     feed_url: str = ""  # its Atom feed (catalogue.feeds), if it has one
     noindex: bool = False
 
@@ -97,32 +109,196 @@ def _describe(text: str, limit: int = 200) -> str:
 
 
 def _page(request, template: str, meta: Meta, **context) -> HttpResponse:
+    form = getattr(request, "json_form", None)
+    if form is not None and form.api_address:
+        meta = replace(meta, api_url=form.api_address, json_url=form.address)
     return render(request, template, {"meta": meta, **context})
 
 
-# --- caching -----------------------------------------------------------------------------
+# --- one address: its query string, its representations, its cached copy ------------------
+
+JSON_SUFFIX = ".json"
+JSON = "application/json"
 
 
-def cached_page(view):
-    """Serve a page from the shared response cache while the data it was built from is unchanged.
+class NoJsonForm(Exception):
+    """What the page shows (with these parameters) is not something the API answers: a 406."""
 
-    The key holds ``caching.data_version()`` (one cheap query), so a load or a curator's
-    correction shows at once; a change made any other way (an admin edit of a task's
-    name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
-    no CSRF token: every form is a GET), so one copy serves everyone. The cache itself, and
-    the ETag / Last-Modified / Cache-Control it sends, are ``catalogue.caching``'s (the API's too).
+
+# A page's JSON form: (request, the page's URL arguments) -> the API's address of what it shows
+# (``api_url``), None when it has none; NoJsonForm when its parameters have no counterpart.
+JsonForm = Callable[..., str | None]
+
+
+class _PageJsonForm:
+    """The JSON form of the page being rendered, worked out only if the page links it."""
+
+    def __init__(self, request, json_form: JsonForm | None, args, kwargs):
+        self.request, self.json_form, self.args, self.kwargs = request, json_form, args, kwargs
+
+    @cached_property
+    def api_address(self) -> str:
+        try:
+            return (self.json_form and self.json_form(self.request, *self.args, **self.kwargs)) or ""
+        except (NoJsonForm, Http404):
+            return ""
+
+    @property
+    def address(self) -> str:
+        """This page's ``.json`` address: ``/paper/x.json``, ``/papers.json?task=y``."""
+        path = escape_uri_path(self.request.path).rstrip("/") + JSON_SUFFIX
+        query = caching.canonical_query(self.request, self.request.page_params)
+        return path + (f"?{query}" if query else "")
+
+
+def cache_bust_params() -> frozenset[str]:
+    """CACHE_BUST_PARAM: every page reads it (and keys its copy on it) but nothing shows it, so a
+    benchmark can ask for a page nobody has cached. Unset in production: anyone could miss the cache."""
+    return frozenset({settings.CACHE_BUST_PARAM} - {""})
+
+
+def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | None = None):
+    """A public page: its parameters, its JSON form and the shared response cache, for every page.
+
+    - ``reads``: the query parameters the view reads. A request with any other is sent (301,
+      no query run) to the address without it, the rest in one order: links carrying someone's
+      tracking parameters (``utm_*``) still arrive, and a made-up parameter can neither
+      build a fresh copy nor linger in the links the page writes. The pages' cache key holds
+      only these (``caching.key_for``).
+    - ``json``: where the API answers what the page shows (:data:`JsonForm`). When the client
+      prefers JSON (its Accept, q-values weighed as Django does; a browser's prefers HTML) or
+      asks for ``<page>.json``, the answer is the API's own response for that address: its
+      view, serializers, cache entry, throttle and validators; 406 for a page with no JSON form.
+      Every answer says ``Vary: Accept``; HTML copies are kept under the page's address and JSON
+      under the API's, so neither is ever served for the other.
+    - The cache: the key holds ``caching.data_version()`` (one cheap query), so a load or a
+      curator's correction shows at once; a change made any other way (an admin edit of a
+      task's name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
+      no CSRF token: every form is a GET), so one copy serves everyone. The cache itself, and
+      the ETag / Last-Modified / Cache-Control it sends, are ``catalogue.caching``'s.
     """
+    if view is None:
+        return partial(cached_page, reads=reads, json=json)
+    known = frozenset(reads)
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if not caching.lifetime() or request.method != "GET":
-            return view(request, *args, **kwargs)
-        key, copy = caching.lookup(request, "page")
-        if copy is not None:
-            return caching.respond(request, copy)
-        return caching.store(request, key, view(request, *args, **kwargs))
+        page_params = known | cache_bust_params()
+        if set(request.GET) - page_params:
+            query = caching.canonical_query(request, page_params)
+            response = redirect(
+                escape_uri_path(request.path) + (f"?{query}" if query else ""), permanent=True
+            )
+        else:
+            request.page_params = page_params
+            response = _represent(view, json, request, args, kwargs)
+        patch_vary_headers(response, ["Accept"])
+        return response
 
+    wrapper.public_page = True  # json_form_of serves <page>.json only for these
     return wrapper
+
+
+def _represent(view, json_form: JsonForm | None, request, args, kwargs) -> HttpResponse:
+    if request.path_info.endswith(JSON_SUFFIX):
+        # <page>.json: the suffix is on the last URL argument (/paper/<slug>.json), or the page
+        # has none and json_form_of found it (/papers.json).
+        named = _without_suffix(kwargs)
+        response = _json_response(json_form, request, args, named)
+        if response.status_code != 404 or named == kwargs:
+            return response
+        # Nothing by that name: the name itself may end in .json (a repository "x.json"). Its page.
+    if request.get_preferred_type(["text/html", JSON]) == JSON:
+        return _json_response(json_form, request, args, kwargs)
+    request.json_form = _PageJsonForm(request, json_form, args, kwargs)
+    if not caching.lifetime() or request.method != "GET":
+        return view(request, *args, **kwargs)
+    key, copy = caching.lookup(request, "page", request.page_params)
+    if copy is not None:
+        return caching.respond(request, copy)
+    return caching.store(request, key, view(request, *args, **kwargs))
+
+
+def _without_suffix(kwargs: dict) -> dict:
+    if not kwargs:
+        return kwargs
+    last, value = list(kwargs.items())[-1]
+    if not str(value).endswith(JSON_SUFFIX):
+        return kwargs
+    return {**kwargs, last: value[: -len(JSON_SUFFIX)]}
+
+
+def _json_response(json_form: JsonForm | None, request, args, kwargs) -> HttpResponse:
+    try:
+        address = json_form(request, *args, **kwargs) if json_form else None
+    except NoJsonForm as reason:
+        return JsonResponse({"detail": str(reason)}, status=406)
+    except Http404 as missing:
+        return JsonResponse({"detail": str(missing)}, status=404)
+    if not address:
+        return JsonResponse({"detail": "This page has no JSON form; the API is at " + API_ROOT}, status=406)
+    return _api_response(request, address)
+
+
+def _api_response(request, address: str) -> HttpResponse:
+    """The API's own response at ``address`` (``api_url``), to this client, as if it had asked there."""
+    path, _, query = address.partition("?")
+    environ = {
+        **request.environ,
+        "PATH_INFO": unquote_to_bytes(path).decode("iso-8859-1"),  # as a WSGI server passes it
+        "QUERY_STRING": query,
+        "HTTP_ACCEPT": JSON,
+    }
+    api_request = WSGIRequest(environ)
+    match = resolve(api_request.path_info)
+    api_request.resolver_match = match
+    return match.func(api_request, *match.args, **match.kwargs)
+
+
+@require_safe
+def json_form_of(request, address: str):
+    """``<page>.json`` where no URL argument can carry the suffix (``/papers.json``, ``/about.json``)."""
+    for candidate in (f"/{address}", f"/{address}/"):
+        try:
+            match = resolve(candidate)
+        except Resolver404:
+            continue
+        if getattr(match.func, "public_page", False):
+            return match.func(request, *match.args, **match.kwargs)
+    raise Http404(f"No page at /{address}")
+
+
+def list_json(kind: str, **alike: Callable[[str], dict[str, str]]) -> JsonForm:
+    """The JSON form of a list page: the API's list ``kind``, filtered by the page's parameters
+    that the API list reads alike (``alike``: page parameter -> its API parameters for a value).
+    The rows are the API's, in its order; any other parameter the page is given (its sort, its
+    keyset place) has no JSON form, and the 406 names it."""
+
+    def json_form(request, *args, **kwargs) -> str:
+        query: dict[str, str] = {}
+        other = []
+        for name in sorted(request.GET):
+            value = param(request, name)
+            if name in alike and value:
+                query.update(alike[name](value))
+            elif value and name not in cache_bust_params():
+                other.append(name)
+        if other:
+            raise NoJsonForm(
+                f"No JSON form of this list with {', '.join(other)}: the API's list is {api_url(kind)}"
+            )
+        return api_url(kind, **query)
+
+    return json_form
+
+
+def same(api_name: str) -> Callable[[str], dict[str, str]]:
+    return lambda value: {api_name: value}
+
+
+def flag(api_name: str) -> Callable[[str], dict[str, str]]:
+    """A page's on/off parameter (on: FLAG_ON; anything else is off, no filter)."""
+    return lambda value: {api_name: "true"} if value.lower() in FLAG_ON else {}
 
 
 def feed(view):
@@ -161,7 +337,9 @@ def home(request):
 
 
 @require_safe
-@cached_page
+@cached_page(
+    reads=("q", "kind", "task", "year", "official", "status", "page")
+)  # papers, entries, repos: no API list
 def search_view(request):
     q = param(request, "q")
     filters = queries.SearchFilters(
@@ -191,7 +369,17 @@ def search_view(request):
 
 
 @require_safe
-@cached_page
+@cached_page(
+    reads=("task", "method", "year", "has_code", "official", "ran", "sort", *KEYSET),
+    json=list_json(
+        "papers",
+        task=same("task"),
+        method=same("method"),
+        year=lambda year: {"year_min": year, "year_max": year},
+        has_code=flag("has_code"),
+        official=flag("official"),
+    ),
+)
 def paper_list(request):
     filters = queries.PaperFilters(
         task=param(request, "task"),
@@ -220,7 +408,7 @@ def paper_list(request):
 
 
 @require_safe
-@cached_page
+@cached_page(json=lambda request, slug: api_url("papers", slug))
 def paper_detail(request, slug: str):
     paper, current = queries.paper_by_address(slug)
     if not current:
@@ -232,7 +420,6 @@ def paper_detail(request, slug: str):
         description=_describe(paper.abstract)
         or f"{paper.title or paper.slug}: code, samples and results in Code with Papers.",
         og_type="article",
-        api_url=api_url("papers", paper.slug),
     )
     chart = charts.status_bars(
         sample_figures.by_status, chart_id="paper-status", title="This paper's samples by status"
@@ -275,7 +462,7 @@ def paper_by_arxiv_id(request, arxiv_id: str):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=("q", "sort", *KEYSET), json=list_json("code-entries", q=same("q")))
 def code_entry_list(request):
     q = param(request, "q")
     sort = choice_param(request, "sort", queries.EntrySort.values) or queries.EntrySort.PLACES
@@ -299,7 +486,7 @@ def code_entry_list(request):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=("status", *KEYSET), json=lambda request, slug: api_url("code-entries", slug))
 def code_entry_detail(request, slug: str):
     entry = get_object_or_404(CodeEntry, slug=slug)
     status = choice_param(request, "status", Status.values)
@@ -313,7 +500,6 @@ def code_entry_detail(request, slug: str):
             f"{entry.name}: {entry_figures.n_places:,} places in {entry_figures.n_papers:,} papers, "
             f"{entry_figures.n_samples:,} code bodies of which {entry_figures.n_samples_ran:,} ran."
         ),
-        api_url=api_url("code-entries", entry.slug),
         feed_url=reverse("code_entry_feed", args=[entry.slug]),
     )
     chart = charts.status_bars(
@@ -332,13 +518,17 @@ def code_entry_detail(request, slug: str):
     )
 
 
-@require_safe
-@cached_page
-def code_body_detail(request, prefix: str):
+def _body_prefix(prefix: str) -> str:
     if not _SHA_PREFIX.match(prefix):
         raise Http404("A code body is named by 16 lower-case hex digits")
+    return prefix
+
+
+@require_safe
+@cached_page(reads=KEYSET, json=lambda request, prefix: api_url("samples", body=_body_prefix(prefix)))
+def code_body_detail(request, prefix: str):
     # The text is read only where a place shows it (queries.body_code).
-    body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=prefix)
+    body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=_body_prefix(prefix))
     samples = body.samples.all()
     body_figures = figures.sample_figures(samples)
     places = queries.places_page(samples, after=param(request, "after"), before=param(request, "before"))
@@ -348,7 +538,6 @@ def code_body_detail(request, prefix: str):
             f"Code body {body.sha256_prefix}: {body_figures.n_places:,} places "
             f"in {body_figures.n_papers:,} papers."
         ),
-        api_url=api_url("samples", body=body.sha256_prefix),
     )
     code = queries.body_code(body)
     shown = code.shown_from
@@ -367,13 +556,22 @@ def code_body_detail(request, prefix: str):
     )
 
 
-@require_safe
-@cached_page
-def repo_detail(request, owner: str, name: str):
+def _repo_host(request) -> str:
     host = param(request, "host").lower() or DEFAULT_HOST
     if not _HOST.match(host):
         raise Http404("Not a host name")
-    repo = queries.repo_by_address(owner, name, host)
+    return host
+
+
+def _repo_json(request, owner: str, name: str) -> str:
+    host = _repo_host(request)
+    return api_url("repositories", owner, name, host="" if host == DEFAULT_HOST else host)
+
+
+@require_safe
+@cached_page(reads=("host", "links_after", "links_before", *KEYSET), json=_repo_json)
+def repo_detail(request, owner: str, name: str):
+    repo = queries.repo_by_address(owner, name, _repo_host(request))
     if (owner, name) != (repo.owner, repo.name):
         return redirect(repo_path(repo), permanent=True)  # one address per repository
     samples = repo.samples.all()
@@ -388,7 +586,6 @@ def repo_detail(request, owner: str, name: str):
             f"{repo.full_name} on {repo.host}: linked by papers, {repo_figures.n_places:,} harvested places, "
             f"licence {repo.spdx or 'not stated'}."
         ),
-        api_url=repo_api_url(repo),
     )
     return _page(
         request,
@@ -408,7 +605,7 @@ LEADERBOARD_ROWS = 100
 
 
 @require_safe
-@cached_page
+@cached_page(reads=("metric",), json=lambda request, slug: api_url("evaluations", slug))
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
     data = queries.leaderboard_page(board, param(request, "metric"))
@@ -422,7 +619,6 @@ def leaderboard_detail(request, slug: str):
     meta = Meta(
         title=f"{title} (leaderboard)",
         description=f"{len(data.results):,} results for {title}, best first by {metric or 'archive order'}.",
-        api_url=api_url("evaluations", board.slug),
         feed_url=reverse("leaderboard_feed", args=[board.slug]),
     )
     return _page(
@@ -443,7 +639,7 @@ def leaderboard_detail(request, slug: str):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=KEYSET, json=lambda request, slug: api_url("tasks", slug))
 def task_detail(request, slug: str):
     task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
     papers = queries.task_papers_page(task, after=param(request, "after"), before=param(request, "before"))
@@ -451,7 +647,6 @@ def task_detail(request, slug: str):
     meta = Meta(
         title=f"{task.name} (task)",
         description=f"Papers and leaderboards for the task {task.name}.",
-        api_url=api_url("tasks", task.slug),
         feed_url=reverse("task_feed", args=[task.slug]),
     )
     tree = browse_queries.task_tree(task)
@@ -461,7 +656,7 @@ def task_detail(request, slug: str):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=KEYSET, json=lambda request, slug: api_url("methods", slug))
 def method_detail(request, slug: str):
     method = get_object_or_404(Method.objects.select_related("introduced_in"), slug=slug)
     collections = list(method.collections.select_related("area").order_by("name", "slug"))
@@ -476,7 +671,6 @@ def method_detail(request, slug: str):
             f"Papers that use or introduce the method {method.full_name or method.name}, "
             "and their leaderboards."
         ),
-        api_url=api_url("methods", method.slug),
     )
     return _page(
         request,
@@ -491,7 +685,7 @@ def method_detail(request, slug: str):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=("paper", "entry", *KEYSET))  # no JSON form: the API's fields mark corrections
 def correction_list(request):
     data = history.corrections_page(
         paper_slug=param(request, "paper"),
@@ -547,7 +741,7 @@ def attribution_page(request):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=KEYSET, json=lambda request: api_url("data"))
 def data_page(request):
     """When the catalogue was last loaded, from which snapshots, what it holds, and every load."""
     meta = Meta(

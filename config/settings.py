@@ -267,6 +267,10 @@ PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "60"))
 # Counts and figures over many rows (catalogue.memo), remembered per data version; what
 # changes without a load or a correction shows within this many seconds. 0: always count.
 FIGURES_CACHE_SECONDS = int(os.environ.get("FIGURES_CACHE_SECONDS", "600"))
+# A query parameter every page accepts, ignores and keys its cached copy on, for benchmarks
+# that must ask for a page nobody has cached (bench/latency_bench.py: zzpoll). Leave it unset
+# in production: with it, anyone can make every request a cache miss.
+CACHE_BUST_PARAM = os.environ.get("CACHE_BUST_PARAM", "").strip()
 # What a browser (max-age) and a CDN or proxy (s-maxage) may reuse without asking again, on
 # anonymous pages and API responses (catalogue.caching). Each is clamped to 0..3600 s: after a
 # load or a correction, a reader behind a CDN sees the change at most max(both) seconds late,

@@ -71,7 +71,6 @@ def test_unknown_area_is_404(api, areas):
         ({"q": "medical-x"}, []),
         ({"name": "COMPUTER"}, ["computer-vision"]),
         ({"name": "o"}, ["computer-vision", "natural-language-processing"]),
-        ({"colour": "blue"}, ["computer-vision", "medical", "natural-language-processing"]),
     ],
 )
 def test_area_filters(api, areas, params, expected):

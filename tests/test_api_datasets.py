@@ -160,8 +160,8 @@ def test_an_unknown_task_is_a_400_naming_it(api, shelf):
     assert list(body) == ["task"]
 
 
-def test_unknown_parameters_are_ignored_as_elsewhere(api, shelf):
-    assert get(api, f"{V1}/datasets/", colour="blue")["count"] == get(api, f"{V1}/datasets/")["count"]
+def test_an_unknown_parameter_is_refused_as_elsewhere(api, shelf):
+    assert list(get(api, f"{V1}/datasets/", expect=400, colour="blue")) == ["colour"]
 
 
 def test_both_pagination_modes_walk_the_list_in_id_order_once(api, shelf):

@@ -408,7 +408,8 @@ def test_dataset_and_area_pages_link_their_json_form_and_it_answers(client):
         ("/area/computer-vision", "/api/v1/areas/computer-vision/"),
     ):
         page = html(client, page_url)
-        assert f'<link rel="alternate" type="application/json" href="{api}">' in page
+        assert f'<link rel="alternate" type="application/json" href="{page_url}.json">' in page
+        assert f'<a href="{api}" type="application/json">' in page
         assert client.get(api).status_code == 200
     make_task(slug="lonely", name="Lonely")
     assert 'type="application/json"' not in html(client, f"/area/{browse.NO_AREA}")  # no such API area

@@ -32,14 +32,15 @@ class CachedResponseMixin:
     """Every list and detail: served from the shared response cache at the data's version.
 
     The same cache and key scheme as the pages (``catalogue.caching``): a load or a correction
-    changes ``caching.data_version()`` and so every key. Runs as the handler, after DRF's
-    throttling, so a cached answer still counts against a client's rate.
+    changes ``caching.data_version()`` and so every key, which holds only the parameters the view
+    reads (``known_query_params``: a request with any other was refused before). Runs as the
+    handler, after DRF's throttling, so a cached answer still counts against a client's rate.
     """
 
     def get(self, request, *args, **kwargs):
         if not caching.lifetime():
             return super().get(request, *args, **kwargs)
-        key, copy = caching.lookup(request._request, "api")
+        key, copy = caching.lookup(request._request, "api", self.known_query_params())
         if copy is not None:
             return caching.respond(request._request, copy)
         response = super().get(request, *args, **kwargs)

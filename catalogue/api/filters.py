@@ -17,7 +17,9 @@ from rest_framework.exceptions import ValidationError as DRFValidationError
 
 from catalogue import identities, search
 from catalogue.api import queries
+from catalogue.api.serializers import ZeroStars
 from catalogue.models import (
+    CodeBody,
     CodeEntry,
     Dataset,
     LoadRun,
@@ -119,6 +121,10 @@ def _repository(value: str) -> Repo | None:
 
 def _code_entry(value: str) -> CodeEntry | None:
     return CodeEntry.objects.filter(Q(slug=value) | Q(name=value)).order_by("id").first()
+
+
+def _code_body(value: str) -> CodeBody | None:
+    return CodeBody.objects.filter(sha256_prefix=value).first()
 
 
 def _arxiv_id(value: str) -> str | None:
@@ -379,10 +385,19 @@ class RepositoryFilter(_FilterSet):
     official = BooleanFilter(
         method="filter_official", help_text="Repositories some paper links as its official code (true)."
     )
+    # Papers-with-Code's client sends it (repository_list(stars=…)); read as the answers read.
+    stars = IntegerFilter(
+        min_value=0,
+        method="filter_stars",
+        help_text="At least this many stars. The archive has none: every repository reads 0 (1+ lists none).",
+    )
 
     class Meta:
         model = Repo
         fields = []
+
+    def filter_stars(self, queryset, name, value: int):
+        return queryset if value <= ZeroStars.VALUE else queryset.none()
 
     def filter_framework(self, queryset, name, value):
         return queryset.with_framework(value)
@@ -454,7 +469,13 @@ class SampleFilter(_DatedFilterSet):
     code_entry = code_entry_filter(field_name="entry")
     paper = paper_filter()
     code_sha256_prefix = df.CharFilter(
-        field_name="body__sha256_prefix", help_text="A code body (16 hex digits)."
+        field_name="body__sha256_prefix", help_text="A code body (16 hex digits); one not held lists none."
+    )
+    body = LookupFilter(
+        field_name="body",
+        resolve=_code_body,
+        what="code body",
+        help_text="A code body as /body/<id> names it (16 hex digits): its places. One not held is a 400.",
     )
     repo_kind = df.ChoiceFilter(
         choices=RepoKind.choices, help_text="How the repository relates to the paper."

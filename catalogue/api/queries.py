@@ -125,13 +125,17 @@ def repositories() -> QuerySet[Repo]:
     return Repo.objects.annotate(framework=_first_framework()).order_by("key")
 
 
-def repository(owner: str, name: str) -> Repo:
-    """The repository ``owner/name``, case-insensitively; on GitHub first, as PwC's paths assume."""
+def repository(owner: str, name: str, host: str | None = None) -> Repo:
+    """The repository ``owner/name``, case-insensitively: on ``host`` when given (``?host=``, as
+    the site's /repo/ pages take it), else on GitHub first, as PwC's paths assume."""
     repos = repositories()
-    repo = repos.filter(key=f"github.com/{owner}/{name}".lower()).first()
-    repo = repo or repos.filter(owner__iexact=owner, name__iexact=name).first()
+    if host is not None:
+        repo = repos.filter(key=identities.RepoRef(host, owner, name).key).first()
+    else:
+        repo = repos.filter(key=identities.RepoRef("github.com", owner, name).key).first()
+        repo = repo or repos.filter(owner__iexact=owner, name__iexact=name).first()
     if repo is None:
-        raise Http404(f"No repository {owner}/{name}")
+        raise Http404(f"No repository {host + '/' if host else ''}{owner}/{name}")
     return repo
 
 

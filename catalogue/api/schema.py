@@ -16,7 +16,7 @@ BAD_REQUEST = OpenApiResponse(
         "description": "Each invalid parameter, by name, with what was expected.",
         "additionalProperties": {"type": "array", "items": {"type": "string"}},
     },
-    description="A parameter's value is invalid; the body names the parameter.",
+    description="A parameter is unknown to this resource, or its value invalid; the body names it.",
 )
 NOT_FOUND = OpenApiResponse(ErrorDetailSerializer, description="No such object, or a page past the last.")
 THROTTLED = OpenApiResponse(
@@ -34,8 +34,7 @@ class CatalogueAutoSchema(AutoSchema):
         responses = dict(ok) if isinstance(ok, dict) else {200: ok}
         if self._is_detail():
             responses[304] = NOT_MODIFIED
-        else:
-            responses[400] = BAD_REQUEST
+        responses[400] = BAD_REQUEST  # every resource refuses a parameter it does not read
         responses[404] = NOT_FOUND
         responses[429] = THROTTLED
         return responses
@@ -49,6 +48,10 @@ class CatalogueAutoSchema(AutoSchema):
                 OpenApiParameter.HEADER,
                 response=[429],
                 description="Seconds to wait before the next request.",
+            ),
+            *(
+                OpenApiParameter(name, OpenApiTypes.STR, OpenApiParameter.QUERY, description=text)
+                for name, text in getattr(self.view, "query_params", {}).items()
             ),
         ]
         if self._is_detail():

@@ -66,8 +66,12 @@ class EmptyString(_Constant):
 
 @extend_schema_field(OpenApiTypes.INT)
 class ZeroStars(_Constant):
+    VALUE = 0
+
     def __init__(self, **kwargs):
-        super().__init__(0, help_text="Not known to this catalogue (stars are not in the archive): always 0.")
+        super().__init__(
+            self.VALUE, help_text="Not known to this catalogue (stars are not in the archive): always 0."
+        )
 
 
 @extend_schema_field(OpenApiTypes.BOOL)

@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from catalogue import figures
 from catalogue.api import filters, ids, queries, serializers, taxonomy_filters
@@ -19,10 +20,27 @@ from catalogue.models import CodeLink, Dataset, Leaderboard, Method, Paper, Repo
 
 
 class _Api:
-    """Shared by every view: ids and parameters holding NUL (which no database takes) are refused."""
+    """Shared by every view: a query parameter the view does not read is refused (400 naming it,
+    before any query runs or the response cache is asked), and so are ids and parameters holding
+    NUL (which no database takes)."""
+
+    # Parameters the view reads itself, beside its FilterSet's, its pagination's and ``format``:
+    # name -> what it means (the OpenAPI schema documents them from here).
+    query_params: dict[str, str] = {}
+
+    def known_query_params(self) -> frozenset[str]:
+        filterset = getattr(self, "filterset_class", None)
+        filters = filterset.base_filters if filterset is not None else ()
+        return frozenset((api_settings.URL_FORMAT_OVERRIDE, *self.query_params, *filters))
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
+        known = self.known_query_params()
+        unknown = sorted(set(request.query_params) - known)
+        if unknown:
+            # Ignoring them would answer the whole list as if it were filtered, and cost a fresh query.
+            message = f"Unknown parameter; this resource reads: {', '.join(sorted(known))}."
+            raise ValidationError({name: [message] for name in unknown})
         for name, value in self.kwargs.items():
             if "\x00" in str(value):
                 raise NotFound(f"No object {name}={value!r}.")
@@ -33,6 +51,9 @@ class _Api:
 
 class ListView(_Api, CachedResponseMixin, generics.ListAPIView):
     cursor_ordering: str | None = None
+
+    def known_query_params(self) -> frozenset[str]:
+        return super().known_query_params() | set(self.paginator.query_params(self))
 
     def extra_context(self, rows) -> dict:
         """Context computed once for a page of rows (figures), never per row."""
@@ -60,9 +81,14 @@ class _PaperChild:
 
 
 class _RepositoryChild:
+    query_params = {
+        "host": "The repository's host (gitlab.com…), as /repo/ pages take it; without it, GitHub first."
+    }
+
     @cached_property
     def repo(self):
-        return queries.repository(self.kwargs["owner"], self.kwargs["name"])
+        host = self.request.query_params.get("host", "").strip().lower() or None
+        return queries.repository(self.kwargs["owner"], self.kwargs["name"], host)
 
 
 def _get(queryset, **lookup):

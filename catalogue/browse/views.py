@@ -8,11 +8,31 @@ from django.views.decorators.http import require_safe
 from catalogue.browse import conferences
 from catalogue.browse import queries as browse
 from catalogue.models import Dataset
-from catalogue.views import Meta, _describe, _page, api_url, cached_page, choice_param, param
+from catalogue.views import (
+    KEYSET,
+    Meta,
+    _describe,
+    _page,
+    api_url,
+    cached_page,
+    choice_param,
+    list_json,
+    param,
+    same,
+)
+
+
+def _area_json(request, slug: str) -> str | None:
+    return api_url("areas", slug) if slug != browse.NO_AREA else None  # "Other tasks" is the site's own
+
+
+def _proceeding_json(request, slug: str) -> str:
+    proceeding = conferences.proceeding_by_id(slug)
+    return api_url("conferences", proceeding.conference, "proceedings", proceeding.id)
 
 
 @require_safe
-@cached_page
+@cached_page(json=list_json("areas"))
 def sota_index(request):
     areas = browse.sota_index()
     meta = Meta(
@@ -26,19 +46,18 @@ def sota_index(request):
 
 
 @require_safe
-@cached_page
+@cached_page(json=_area_json)
 def area_detail(request, slug: str):
     area = browse.area(slug)
     meta = Meta(
         title=f"{area.name} (area)",
         description=f"{len(area.tasks):,} tasks and {area.n_leaderboards:,} leaderboards in {area.name}.",
-        api_url=api_url("areas", area.slug) if area.slug != browse.NO_AREA else "",
     )
     return _page(request, "catalogue/area_detail.html", meta, area=area)
 
 
 @require_safe
-@cached_page
+@cached_page(reads=("q", "sort", *KEYSET), json=list_json("tasks", q=same("q")))
 def task_list(request):
     q = param(request, "q")
     sort = choice_param(request, "sort", browse.TASK_SORTS) or "papers"
@@ -56,7 +75,12 @@ def task_list(request):
 
 
 @require_safe
-@cached_page
+@cached_page(
+    reads=("q", "modality", "language", "task", "sort", *KEYSET),
+    json=list_json(
+        "datasets", q=same("q"), modality=same("modality"), language=same("language"), task=same("task")
+    ),
+)
 def dataset_list(request):
     filters = browse.DatasetFilters(
         q=param(request, "q"),
@@ -84,7 +108,7 @@ def dataset_list(request):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=KEYSET, json=lambda request, slug: api_url("datasets", slug))
 def dataset_detail(request, slug: str):
     dataset = get_object_or_404(Dataset.objects.select_related("introduced_in", "parent"), slug=slug)
     data = browse.dataset_page(dataset, after=param(request, "after"), before=param(request, "before"))
@@ -92,13 +116,12 @@ def dataset_detail(request, slug: str):
         title=f"{dataset.name} (dataset)",
         description=_describe(dataset.description)
         or f"{dataset.full_name or dataset.name}: its leaderboards and the papers evaluated on it.",
-        api_url=api_url("datasets", dataset.slug),
     )
     return _page(request, "catalogue/dataset_detail.html", meta, dataset=dataset, data=data)
 
 
 @require_safe
-@cached_page
+@cached_page(reads=KEYSET, json=lambda request, name: api_url("authors", name))
 def author_detail(request, name: str):
     data = browse.author_page(name, after=param(request, "after"), before=param(request, "before"))
     meta = Meta(
@@ -109,7 +132,7 @@ def author_detail(request, name: str):
 
 
 @require_safe
-@cached_page
+@cached_page(json=list_json("conferences"))  # the conferences, each with its proceedings
 def proceeding_list(request):
     rows = list(conferences.conferences().values())
     meta = Meta(
@@ -119,7 +142,7 @@ def proceeding_list(request):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=KEYSET, json=_proceeding_json)
 def proceeding_detail(request, slug: str):
     data = browse.proceeding_page(slug, after=param(request, "after"), before=param(request, "before"))
     name = data.name
@@ -128,7 +151,7 @@ def proceeding_detail(request, slug: str):
 
 
 @require_safe
-@cached_page
+@cached_page(reads=("q", "collection", "sort", *KEYSET), json=list_json("methods", q=same("q")))
 def method_list(request):
     q, collection = param(request, "q"), param(request, "collection")
     sort = choice_param(request, "sort", browse.METHOD_SORTS) or "name"

@@ -78,6 +78,10 @@ class CatalogPagination(PageNumberPagination):
     def max_page_size(self):
         return max_page_size()
 
+    def query_params(self, view) -> list[str]:
+        """The parameters this pagination reads on ``view``: the ones its schema documents."""
+        return [param["name"] for param in self.get_schema_operation_parameters(view)]
+
     def paginate_queryset(self, queryset, request, view=None):
         size = _positive_int(request, self.page_size_query_param, self.page_size, self.max_page_size)
         mode = request.query_params.get(MODE_PARAM)
