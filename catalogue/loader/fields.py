@@ -218,8 +218,18 @@ class Fields:
         return self._optional(required, read)
 
     def json(self, key):
-        value = self._get(key, False)
-        return None if value is None else json.dumps(value)
+        """A JSON value as text; one holding a NUL or an unpaired surrogate anywhere (a key too) is
+        left out, warning: PostgreSQL's JSON cannot hold them, and SQLite must not differ."""
+
+        def read():
+            value = self._get(key, False)
+            if value is None:
+                return None
+            if self.check_chars and _holds_bad_chars(value):
+                self.fail(key, "holds a NUL character or an unpaired surrogate")
+            return json.dumps(value)
+
+        return self._optional(False, read)
 
     def _get(self, key, required):
         if key not in self.value or self.value[key] is None:
@@ -265,6 +275,17 @@ def _type(value) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
         type(value), "null" if value is None else f"a {type(value).__name__}"
     )
+
+
+def _holds_bad_chars(value) -> bool:
+    """Whether any string in a JSON value, keys included, holds what ``_BAD_CHARS`` matches."""
+    if isinstance(value, str):
+        return bool(_BAD_CHARS.search(value))
+    if isinstance(value, dict):
+        return any(_holds_bad_chars(k) or _holds_bad_chars(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_bad_chars(v) for v in value)
+    return False
 
 
 def check_text(fields: Fields, key, value: str) -> str:
