@@ -63,6 +63,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
+from django.utils.text import slugify  # needs no settings
+
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent / "scripts"))
@@ -429,7 +431,12 @@ def pick(url: str) -> dict:
 
 
 def resolve(port: int, t: dict) -> None:
-    """Ids a client learns from the API itself: a leaderboard's first metric and first result."""
+    """Ids a client learns from the site itself: a leaderboard's first metric and first result;
+    with archive data, the conference of the proceeding picked (its page's JSON form names it)."""
+    if t.get("source") == "archive":
+        status, _, body = fetch(port, f"/proceeding/{seg(t['proceeding_id'])}.json")
+        t["conference_id"] = json.loads(body)["conference"] if status == 200 else "none"
+        return
     for key, path in (
         ("metric_id", f"/api/v1/evaluations/{seg(t['board'])}/metrics/"),
         ("result_id", f"/api/v1/evaluations/{seg(t['board'])}/results/"),
@@ -682,19 +689,6 @@ ARCHIVE_COUNTS = {
 }
 
 
-def proceeding_ids(name: str) -> tuple[str, str]:
-    """(conference id, proceeding id) of a proceeding string, by the rule catalogue.browse.conferences
-    documents (the words before the first four-digit word, never the first, name the conference)."""
-    from django.utils.text import slugify  # needs no settings
-
-    words = name.split()
-    year_at = next((i for i in range(1, len(words)) if re.fullmatch(r"[0-9]{4}", words[i])), len(words))
-    conference = " ".join(words[:year_at])
-    return slugify(conference, allow_unicode=True) or "unnamed", slugify(
-        name, allow_unicode=True
-    ) or "unnamed"
-
-
 def pick_archive(url: str) -> dict:
     """The objects the browsing doors show, chosen by the same SQL at every scale."""
     t: dict = {"source": "archive"}
@@ -717,7 +711,9 @@ def pick_archive(url: str) -> dict:
         t["author"], t["author_papers"] = one(ARCHIVE_PICKS["author"])
         proceeding, t["proceeding_papers"] = one(ARCHIVE_PICKS["proceeding"])
         t["proceeding_name"] = proceeding
-        t["conference_id"], t["proceeding_id"] = proceeding_ids(proceeding)
+        # Its id is its name's slug (Django's slugify, as catalogue.browse.conferences makes it);
+        # its conference the site says (``resolve``), not a second copy of that module's rule.
+        t["proceeding_id"] = slugify(proceeding, allow_unicode=True) or "unnamed"
         # The middle of the dataset list by name, for a deep keyset page.
         name, slug = one(
             "SELECT name, slug FROM catalogue_dataset ORDER BY name, slug OFFSET %s LIMIT 1",
