@@ -123,7 +123,7 @@ class PaperFiguresSerializer(serializers.Serializer):
     n_pointer_only_for_licence = serializers.IntegerField()
 
 
-class SnapshotValueSerializer(serializers.Serializer):
+class CorrectionMarkSerializer(serializers.Serializer):
     snapshot = serializers.CharField(help_text="The value the snapshot states (shown before correction).")
     corrected_at = serializers.DateTimeField(help_text="When the curator made the correction.")
     reason = serializers.CharField(help_text="Why, in the curator's words ('' if none was given).")
@@ -132,11 +132,11 @@ class SnapshotValueSerializer(serializers.Serializer):
 
 
 class PaperCorrectedSerializer(serializers.Serializer):
-    title = SnapshotValueSerializer(required=False)
+    title = CorrectionMarkSerializer(required=False)
 
 
 class SampleCorrectedSerializer(serializers.Serializer):
-    status = SnapshotValueSerializer(required=False)
+    status = CorrectionMarkSerializer(required=False)
 
 
 def _corrected(serializer, name: str, correction, snapshot: str, paper_slug: str) -> dict:

@@ -6,6 +6,7 @@ from calendar import month_name
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
 from django.urls import reverse
+from django.utils import dateformat
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 
@@ -237,7 +238,7 @@ def correction_note(correction, snapshot: str, paper_slug: str) -> SafeString:
         history,
         correction.by,
         correction.created_at.date().isoformat(),
-        correction.created_at.strftime("%-d %B %Y"),
+        dateformat.format(correction.created_at, "j F Y"),  # as the pages write dates
         reason,
         snapshot,
     )
