@@ -1,11 +1,13 @@
-"""Stored counts that lists sort by: places, papers and ran samples per code entry, samples per paper.
+"""Stored counts that lists sort by: places, papers and ran samples per code entry, samples per
+paper, papers and leaderboards per task.
 
 ``/code/`` lists entries by how many places they have and ``/papers/?sort=samples`` lists
 papers by how many code bodies they hold. Counting those per request means grouping
 every place of the catalogue before the first row can be shown (420,000 at archive size),
 so the counts are columns, indexed with the id for keyset pages, and kept true by the two
 things that change places: ``load_snapshot`` (``refresh()`` after its merge, set-wise)
-and a curator's status correction (``refresh(entry_ids=[...])``: one entry's places).
+and a curator's status correction (``refresh(entry_ids=[...])``: one entry's places). A task's
+papers and leaderboards change only with a load, so only the whole refresh recounts them.
 
 The figures shown beside each row still come from ``catalogue.figures`` (and ``catalogue.memo``);
 these columns only order the lists. Their SQL is written by ``figures.sql`` from the same
@@ -17,8 +19,11 @@ from django.db import connection
 from catalogue import figures
 
 
-def refresh(entry_ids: list[int] | None = None, paper_ids: list[int] | None = None) -> int:
-    """Recount entries and papers (all of them, or those given); returns the rows changed."""
+def refresh(
+    entry_ids: list[int] | None = None, paper_ids: list[int] | None = None, *, tasks: bool | None = None
+) -> int:
+    """Recount entries and papers (all of them, or those given), and tasks (by default only on a
+    whole refresh); returns the rows changed."""
     changed = 0
     with connection.cursor() as cursor:
         if entry_ids is None or entry_ids:
@@ -61,7 +66,29 @@ def refresh(entry_ids: list[int] | None = None, paper_ids: list[int] | None = No
                 params,
             )
             changed += cursor.rowcount
+        if tasks or (tasks is None and entry_ids is None and paper_ids is None):
+            changed += _refresh_tasks(cursor)
     return changed
+
+
+def _refresh_tasks(cursor) -> int:
+    """Papers and leaderboards per task: one grouped pass over each table, not a count per task."""
+    cursor.execute(
+        """
+        UPDATE catalogue_task SET n_papers = c.n_papers, n_leaderboards = c.n_leaderboards
+        FROM (
+            SELECT t.id, COALESCE(p.n, 0) AS n_papers, COALESCE(b.n, 0) AS n_leaderboards
+            FROM catalogue_task t
+            LEFT JOIN (SELECT task_id, COUNT(*) AS n FROM catalogue_paper_tasks GROUP BY task_id) p
+                   ON p.task_id = t.id
+            LEFT JOIN (SELECT task_id, COUNT(*) AS n FROM catalogue_leaderboard GROUP BY task_id) b
+                   ON b.task_id = t.id
+        ) AS c
+        WHERE catalogue_task.id = c.id
+          AND (catalogue_task.n_papers <> c.n_papers OR catalogue_task.n_leaderboards <> c.n_leaderboards)
+        """
+    )
+    return cursor.rowcount
 
 
 def _only(column: str, ids: list[int] | None) -> tuple[str, list]:

@@ -52,6 +52,7 @@ urlpatterns = [
     # an author is an exact name, as the data gives it (it may hold a slash)
     path("author/<path:name>", browse.author_detail, name="author"),
     path("proceedings/", browse.proceeding_list, name="proceeding_list"),
+    path("conference/<segment:slug>", browse.conference_detail, name="conference"),
     # a proceeding is its id (catalogue.browse.conferences), as in the API
     path("proceeding/<segment:slug>", browse.proceeding_detail, name="proceeding"),
     path("sota/<segment:slug>/feed", views.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),

@@ -30,6 +30,7 @@ SEED_PAGE_KINDS = [
     "/methods/",
     "/author/Yanping%20Huang",
     "/proceedings/",
+    "/conference/neurips",
     "/proceeding/neurips-2019-12",
     "/papers/feed",
     "/about",

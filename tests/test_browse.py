@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from catalogue import counters
 from catalogue import models as m
 from catalogue.browse import queries as browse
 from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task, reindex_search
@@ -33,6 +34,7 @@ def test_sota_lists_areas_with_their_tasks_most_leaderboards_first_then_tasks_in
         make_leaderboard(task=detection)
     make_leaderboard(task=segmentation)
     make_paper().tasks.add(segmentation)
+    counters.refresh()  # as every load ends: the task counts are stored
     index = browse.sota_index()
     assert [(a.slug, [t.slug for t in a.tasks], a.n_leaderboards) for a in index] == [
         ("computer-vision", ["detection", "segmentation"], 3),
@@ -64,11 +66,31 @@ def test_an_area_page_lists_all_its_tasks_and_an_unknown_area_is_404(client):
     assert "No tasks in this area." in html(client, empty.get_absolute_url())
 
 
+def test_an_area_page_pages_its_tasks_by_stored_counts_and_sums_all_of_them(client):
+    vision = _area("computer-vision", "Computer Vision")
+    tasks = [_in_area(make_task(slug=f"task-{n:02d}", name=f"Task {n:02d}"), vision) for n in range(30)]
+    make_leaderboard(task=tasks[29])
+    for _ in range(2):
+        make_paper().tasks.add(tasks[28])
+    counters.refresh()
+    first = html(client, "/area/computer-vision")
+    assert "30 tasks" in first  # the totals are the whole area's, not the page's
+    assert "1 leaderboard" in first
+    assert first.count('href="/task/task-') == 25
+    # most leaderboards, then most papers, then by slug
+    assert first.index("/task/task-29") < first.index("/task/task-28") < first.index("/task/task-00")
+    page = browse.area_page("computer-vision")
+    second = browse.area_page("computer-vision", after=page.tasks.next_cursor)
+    assert [t.slug for t in second.tasks.items] == [f"task-{n:02d}" for n in range(23, 28)]
+    assert 'rel="next"' in first
+
+
 def test_the_task_list_searches_and_sorts_by_papers_leaderboards_or_name(client):
     busy, quiet = make_task(slug="busy", name="Busy task"), make_task(slug="quiet", name="Quiet task")
     for _ in range(3):
         make_paper().tasks.add(quiet)
     make_leaderboard(task=busy)
+    counters.refresh()
     by_papers = [t.slug for t in browse.tasks_page("", "papers").items]
     by_boards = [t.slug for t in browse.tasks_page("", "leaderboards").items]
     assert by_papers[:2] == ["quiet", "busy"]
@@ -280,14 +302,21 @@ def test_proceedings_are_listed_by_conference_and_gather_their_spellings(client)
     make_paper(title="Another spelling", proceeding="neurips 2019 12")
     make_paper(title="An ICML paper", proceeding="ICML 2020")
     make_paper(title="No proceeding")
+    make_paper(title="A later NeurIPS paper", proceeding="NeurIPS 2021 12")
     listing = html(client, "/proceedings/")
-    assert '<h2 id="c-neurips">NeurIPS</h2>' in listing
+    neurips_row = '<td><a href="/conference/neurips">NeurIPS</a></td>\n      <td>2019–2021</td>\n'
+    assert neurips_row + '      <td class="num">2</td>\n      <td class="num">3</td>' in listing
+    assert '<td><a href="/conference/icml">ICML</a></td>\n      <td>2020</td>' in listing
+    conference = html(client, "/conference/neurips")
     assert (
         '<a href="/proceeding/neurips-2019-12">NeurIPS 2019 12</a> <span class="muted small">2 papers'
-        in listing
+        in conference
     )
-    assert '<a href="/proceeding/icml-2020">ICML 2020</a>' in listing
+    assert conference.index("/proceeding/neurips-2021-12") < conference.index("/proceeding/neurips-2019-12")
+    assert "/proceeding/icml-2020" not in conference
+    html(client, "/conference/no-such-conference", status=404)
     page = html(client, "/proceeding/neurips-2019-12")
+    assert '<a href="/conference/neurips">NeurIPS</a>' in page
     assert "A NeurIPS paper" in page
     assert "Another spelling" in page
     assert "An ICML paper" not in page

@@ -114,7 +114,7 @@ class ConferenceList(ListView):
     cursor_ordering = "id"
 
     def get_queryset(self):
-        return Rows(conferences.conferences().values())
+        return Rows(conferences.summaries())  # id and name are all a conference shows here
 
 
 class ConferenceDetail(_ConferenceChild, DetailView):

@@ -16,7 +16,10 @@ The archive's own ``conference`` field is not used: it holds the paper's slug on
 conference's site (``gpipe-efficient-training-of-giant-neural-1``), not a conference.
 
 Everything comes from one grouped read of the papers, remembered per data version
-(``catalogue.memo``). The site's proceeding pages and the API's conferences both read it.
+(``catalogue.memo``). The site's proceeding pages and the API's conferences both read it. A
+request for one conference or proceeding, or for the list of conferences, reads a remembered
+entry of its own: the whole map (3,893 proceedings at archive size) is read back from the
+shared cache only when one of those is first computed.
 """
 
 import re
@@ -52,6 +55,18 @@ class Conference:
     id: str
     name: str
     proceedings: tuple[Proceeding, ...]  # in id order
+
+
+@dataclass(frozen=True)
+class ConferenceSummary:
+    """What the list of conferences shows of one: no proceedings, their number and span."""
+
+    id: str
+    name: str
+    n_proceedings: int
+    n_papers: int
+    first_year: int | None
+    last_year: int | None
 
 
 def slug(name: str) -> str:
@@ -104,8 +119,23 @@ def _conferences() -> dict[str, Conference]:
     return derive(named)
 
 
+def summaries() -> list[ConferenceSummary]:
+    """Every conference in id order, without its proceedings (remembered)."""
+    return memo.remember("conference_summaries", None, _summaries)
+
+
+def _summaries() -> list[ConferenceSummary]:
+    rows = []
+    for c in conferences().values():
+        years = [p.year for p in c.proceedings if p.year is not None]
+        n_papers = sum(p.n_papers for p in c.proceedings)
+        first, last = (min(years), max(years)) if years else (None, None)
+        rows.append(ConferenceSummary(c.id, c.name, len(c.proceedings), n_papers, first, last))
+    return rows
+
+
 def conference(conference_id: str) -> Conference:
-    found = conferences().get(conference_id)
+    found = memo.remember("conference", conference_id, lambda: conferences().get(conference_id))
     if found is None:
         raise Http404(f"No conference {conference_id!r}")
     return found
@@ -120,8 +150,15 @@ def proceeding(conference: Conference, proceeding_id: str) -> Proceeding:
 
 def proceeding_by_id(proceeding_id: str) -> Proceeding:
     """The proceeding with this id, whatever its conference, or 404."""
+    found = memo.remember("proceeding", proceeding_id, lambda: _find_proceeding(proceeding_id))
+    if found is None:
+        raise Http404(f"No proceeding {proceeding_id!r}")
+    return found
+
+
+def _find_proceeding(proceeding_id: str) -> Proceeding | None:
     for found in conferences().values():
         for p in found.proceedings:
             if p.id == proceeding_id:
                 return p
-    raise Http404(f"No proceeding {proceeding_id!r}")
+    return None

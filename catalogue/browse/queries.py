@@ -8,8 +8,8 @@ data version (``catalogue.memo``), so they cost once per load.
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, F, OuterRef, Sum, Value, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.http import Http404
 
 from catalogue import memo, search
@@ -34,78 +34,91 @@ NO_AREA = "tasks-in-no-area"  # the /sota/ group of the tasks the archive gives 
 
 
 @dataclass(frozen=True)
-class TaskRow:
-    slug: str
-    name: str
-    n_leaderboards: int
-    n_papers: int
-
-
-@dataclass(frozen=True)
 class AreaRow:
     slug: str
     name: str
-    tasks: list[TaskRow]  # the area's tasks, most leaderboards first
+    tasks: list[Task]  # its first tasks in AREA_TASK_KEYS order (on /sota/ AREA_TASKS_SHOWN of them)
+    n_tasks: int
     n_leaderboards: int
 
 
-def _count_of(queryset, key: str):
-    """How many rows of ``queryset`` point at the outer row through ``key``, 0 for none."""
-    counted = queryset.filter(**{key: OuterRef("pk")}).values(key).annotate(n=Count("*")).values("n")
-    return Coalesce(counted, Value(0), output_field=IntegerField())
+# An area's tasks: most leaderboards, then most papers first. The counts are stored columns
+# (catalogue.counters), so neither /sota/ nor an area page counts papers per request.
+AREA_TASK_KEYS = [Key("n_leaderboards", True, int), Key("n_papers", True, int), Key("slug", False, str)]
 
 
-def tasks_with_counts():
-    """Tasks with ``n_papers`` and ``n_leaderboards``: the one definition /sota/, areas and
-    /tasks/ show and sort by."""
-    return Task.objects.annotate(
-        n_papers=_count_of(Paper.tasks.through.objects.all(), "task"),
-        n_leaderboards=_count_of(Leaderboard.objects.all(), "task"),
-    )
+def _area_members():
+    return Task.areas.through.objects
 
 
-def _task_rows() -> dict[int, TaskRow]:
-    """Every task with its numbers of leaderboards and papers, in one query."""
-    rows = tasks_with_counts().values_list("id", "slug", "name", "n_leaderboards", "n_papers")
-    return {pk: TaskRow(slug, name, n_boards, n_papers) for pk, slug, name, n_boards, n_papers in rows}
-
-
-def _by_weight(rows) -> list[TaskRow]:
-    return sorted(rows, key=lambda t: (-t.n_leaderboards, -t.n_papers, t.name.casefold(), t.slug))
+def _tasks_in_no_area():
+    return Task.objects.exclude(Exists(_area_members().filter(task=OuterRef("pk"))))
 
 
 def sota_index() -> list[AreaRow]:
-    """Every area with its tasks (most leaderboards first), then the tasks in no area."""
-    return memo.remember("sota_index", None, _sota_index)
-
-
-def _sota_index() -> list[AreaRow]:
-    rows = _task_rows()
-    members: dict[int, list[int]] = {}
-    for task_id, area_id in Task.areas.through.objects.values_list("task", "area"):
-        members.setdefault(area_id, []).append(task_id)
-    in_an_area = {task_id for ids in members.values() for task_id in ids}
+    """Every area that has tasks, with its first AREA_TASKS_SHOWN tasks and its totals, then the
+    tasks in no area: a fixed number of queries, whatever the number of tasks."""
+    totals = {
+        row["area"]: row
+        for row in _area_members()
+        .values("area")
+        .annotate(n_tasks=Count("task"), n_leaderboards=Coalesce(Sum("task__n_leaderboards"), 0))
+    }
+    ranked = (
+        _area_members()
+        .annotate(
+            rank=Window(
+                RowNumber(),
+                partition_by=[F("area")],
+                order_by=[
+                    F(f"task__{k.field}").desc() if k.descending else F(f"task__{k.field}").asc()
+                    for k in AREA_TASK_KEYS
+                ],
+            )
+        )
+        .filter(rank__lte=AREA_TASKS_SHOWN)
+        .select_related("task")
+        .order_by("area", "rank")
+    )
+    shown: dict[int, list[Task]] = {}
+    for member in ranked:
+        shown.setdefault(member.area_id, []).append(member.task)
     areas = [
-        AreaRow(a.slug, a.name, _by_weight(rows[t] for t in members.get(a.pk, [])), 0)
-        for a in Area.objects.order_by("name", "slug")
+        AreaRow(a.slug, a.name, shown.get(a.pk, []), totals[a.pk]["n_tasks"], totals[a.pk]["n_leaderboards"])
+        for a in Area.objects.filter(pk__in=totals).order_by("name", "slug")
     ]
-    elsewhere = _by_weight(row for pk, row in rows.items() if pk not in in_an_area)
-    if elsewhere:
-        areas.append(AreaRow(NO_AREA, "Other tasks", elsewhere, 0))
-    return [
-        AreaRow(a.slug, a.name, a.tasks, sum(t.n_leaderboards for t in a.tasks)) for a in areas if a.tasks
-    ]
+    elsewhere = _tasks_in_no_area().aggregate(n=Count("pk"), boards=Coalesce(Sum("n_leaderboards"), 0))
+    if elsewhere["n"]:
+        first = list(
+            _tasks_in_no_area().order_by(
+                *(f"-{k.field}" if k.descending else k.field for k in AREA_TASK_KEYS)
+            )[:AREA_TASKS_SHOWN]
+        )
+        areas.append(AreaRow(NO_AREA, "Other tasks", first, elsewhere["n"], elsewhere["boards"]))
+    return areas
 
 
-def area(slug: str) -> AreaRow:
-    """One area of :func:`sota_index` (``other``: the tasks in no area), or 404."""
-    found = next((a for a in sota_index() if a.slug == slug), None)
-    if found is None:
-        if slug != NO_AREA and Area.objects.filter(slug=slug).exists():
-            name = Area.objects.get(slug=slug).name
-            return AreaRow(slug, name, [], 0)
+@dataclass(frozen=True)
+class AreaPage:
+    area: AreaRow  # its totals; its tasks are the page's
+    tasks: KeysetPage
+
+
+def area_page(slug: str, *, after: str | None = None, before: str | None = None) -> AreaPage:
+    """One area's tasks (``tasks-in-no-area``: the tasks in none), a keyset page, or 404."""
+    if slug == NO_AREA:
+        name, tasks = "Other tasks", _tasks_in_no_area()
+    else:
+        found = Area.objects.filter(slug=slug).values_list("pk", "name").first()
+        if found is None:
+            raise Http404(f"No area at /area/{slug}")
+        members = _area_members().filter(task=OuterRef("pk"), area=found[0])
+        name, tasks = found[1], Task.objects.filter(Exists(members))
+    totals = tasks.aggregate(n=Count("pk"), boards=Coalesce(Sum("n_leaderboards"), 0))
+    if slug == NO_AREA and not totals["n"]:
         raise Http404(f"No area at /area/{slug}")
-    return found
+    page = keyset_page(tasks, AREA_TASK_KEYS, after=after, before=before)
+    return AreaPage(AreaRow(slug, name, page.items, totals["n"], totals["boards"]), page)
 
 
 # --- the task list ----------------------------------------------------------------------------
@@ -121,7 +134,7 @@ TASK_SORT_LABELS = {"papers": "most papers", "leaderboards": "most leaderboards"
 
 def tasks_page(q: str, sort: str, *, after: str | None = None, before: str | None = None) -> KeysetPage:
     """Tasks whose name holds ``q``, in ``sort`` order (TASK_SORTS), a keyset page."""
-    tasks = tasks_with_counts().select_related("parent")
+    tasks = Task.objects.select_related("parent")
     if q:
         tasks = tasks.named_like(search.words(q))
     return keyset_page(tasks, TASK_SORTS[sort], after=after, before=before)

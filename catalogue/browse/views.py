@@ -1,6 +1,6 @@
 """The browsing pages: /sota/ (areas and their tasks), /area/<slug>, /tasks/, /datasets/,
-/dataset/<slug>, /author/<name>, /proceedings/ and /proceeding/<id>. Thin views over
-``catalogue.browse.queries``, with the site's own helpers."""
+/dataset/<slug>, /author/<name>, /proceedings/ (the conferences), /conference/<id> and
+/proceeding/<id>. Thin views over ``catalogue.browse.queries``, with the site's own helpers."""
 
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
@@ -46,14 +46,15 @@ def sota_index(request):
 
 
 @require_safe
-@cached_page(json=_area_json)
+@cached_page(reads=KEYSET, json=_area_json)
 def area_detail(request, slug: str):
-    area = browse.area(slug)
+    data = browse.area_page(slug, after=param(request, "after"), before=param(request, "before"))
+    area = data.area
     meta = Meta(
         title=f"{area.name} (area)",
-        description=f"{len(area.tasks):,} tasks and {area.n_leaderboards:,} leaderboards in {area.name}.",
+        description=f"{area.n_tasks:,} tasks and {area.n_leaderboards:,} leaderboards in {area.name}.",
     )
-    return _page(request, "catalogue/area_detail.html", meta, area=area)
+    return _page(request, "catalogue/area_detail.html", meta, area=area, page=data.tasks)
 
 
 @require_safe
@@ -132,13 +133,34 @@ def author_detail(request, name: str):
 
 
 @require_safe
-@cached_page(json=list_json("conferences"))  # the conferences, each with its proceedings
+@cached_page(json=list_json("conferences"))
 def proceeding_list(request):
-    rows = list(conferences.conferences().values())
+    rows = conferences.summaries()
     meta = Meta(
-        title="Proceedings", description="Conference proceedings and the papers the archive places in them."
+        title="Proceedings",
+        description="Conferences, their proceedings and the papers the archive places in them.",
     )
     return _page(request, "catalogue/proceeding_list.html", meta, rows=rows)
+
+
+@require_safe
+@cached_page(json=lambda request, slug: api_url("conferences", slug))
+def conference_detail(request, slug: str):
+    conference = conferences.conference(slug)
+    newest_first = sorted(conference.proceedings, key=lambda p: (-(p.year or 0), -(p.month or 0), p.id))
+    n_papers = sum(p.n_papers for p in conference.proceedings)
+    meta = Meta(
+        title=f"{conference.name} (conference)",
+        description=f"{len(newest_first):,} proceedings of {conference.name}, {n_papers:,} papers.",
+    )
+    return _page(
+        request,
+        "catalogue/conference_detail.html",
+        meta,
+        conference=conference,
+        proceedings=newest_first,
+        n_papers=n_papers,
+    )
 
 
 @require_safe
@@ -146,8 +168,9 @@ def proceeding_list(request):
 def proceeding_detail(request, slug: str):
     data = browse.proceeding_page(slug, after=param(request, "after"), before=param(request, "before"))
     name = data.name
+    conference = conferences.conference(conferences.proceeding_by_id(slug).conference)
     meta = Meta(title=f"{name} (proceedings)", description=f"{data.n_papers:,} papers published in {name}.")
-    return _page(request, "catalogue/proceeding_detail.html", meta, data=data)
+    return _page(request, "catalogue/proceeding_detail.html", meta, data=data, conference=conference)
 
 
 @require_safe

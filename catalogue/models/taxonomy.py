@@ -72,11 +72,19 @@ class Task(Harvested):
     source_link = models.JSONField(null=True, blank=True)  # {title, url}
     aliases = models.JSONField(default=list, blank=True)
     detail_stamp = models.CharField(max_length=100, blank=True, editable=False)
+    # What /tasks/, /sota/ and area pages sort and show, kept by catalogue.counters: counting
+    # 1.2 million paper-task rows per request cost 270 ms at archive size.
+    n_papers = models.PositiveIntegerField(db_default=0, editable=False)
+    n_leaderboards = models.PositiveIntegerField(db_default=0, editable=False)
 
     objects = NamedQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
+        indexes = [
+            models.Index(fields=["-n_papers", "slug"], name="task_by_papers"),
+            models.Index(fields=["-n_leaderboards", "slug"], name="task_by_leaderboards"),
+        ]
 
     def __str__(self):
         return self.name
