@@ -754,6 +754,7 @@ def archive_endpoints(t: dict) -> list[Endpoint]:
         ("page: methods, collection", "/methods/?collection=<biggest>", f"/methods/?collection={collection}"),
         ("page: author, most papers", "/author/<name>", f"/author/{author}"),
         ("page: proceedings", "/proceedings/", "/proceedings/"),
+        ("page: conference of that proceeding", "/conference/<id>", f"/conference/{conference}"),
         ("page: proceeding, most papers", "/proceeding/<id>", f"/proceeding/{proceeding}"),
         ("page: paper BibTeX", "/paper/<slug>/bibtex", f"/paper/{paper}/bibtex"),
         ("feed: new papers", "/papers/feed", "/papers/feed"),

@@ -7,7 +7,8 @@ every place of the catalogue before the first row can be shown (420,000 at archi
 so the counts are columns, indexed with the id for keyset pages, and kept true by the two
 things that change places: ``load_snapshot`` (``refresh()`` after its merge, set-wise)
 and a curator's status correction (``refresh(entry_ids=[...])``: one entry's places). A task's
-papers and leaderboards change only with a load, so only the whole refresh recounts them.
+papers and leaderboards, and the set of author names, change only with a load, so only the
+whole refresh recounts them.
 
 The figures shown beside each row still come from ``catalogue.figures`` (and ``catalogue.memo``);
 these columns only order the lists. Their SQL is written by ``figures.sql`` from the same
@@ -20,10 +21,10 @@ from catalogue import figures
 
 
 def refresh(
-    entry_ids: list[int] | None = None, paper_ids: list[int] | None = None, *, tasks: bool | None = None
+    entry_ids: list[int] | None = None, paper_ids: list[int] | None = None, *, loaded: bool | None = None
 ) -> int:
-    """Recount entries and papers (all of them, or those given), and tasks (by default only on a
-    whole refresh); returns the rows changed."""
+    """Recount entries and papers (all of them, or those given), and what only a load changes
+    (tasks' counts, the author names; by default on a whole refresh); returns the rows changed."""
     changed = 0
     with connection.cursor() as cursor:
         if entry_ids is None or entry_ids:
@@ -66,12 +67,13 @@ def refresh(
                 params,
             )
             changed += cursor.rowcount
-        if tasks or (tasks is None and entry_ids is None and paper_ids is None):
-            changed += _refresh_tasks(cursor)
+        if loaded or (loaded is None and entry_ids is None and paper_ids is None):
+            changed += recount_tasks(cursor)
+            changed += collect_author_names(cursor)
     return changed
 
 
-def _refresh_tasks(cursor) -> int:
+def recount_tasks(cursor) -> int:
     """Papers and leaderboards per task: one grouped pass over each table, not a count per task."""
     cursor.execute(
         """
@@ -95,3 +97,20 @@ def _only(column: str, ids: list[int] | None) -> tuple[str, list]:
     if ids is None:
         return "1 = 1", []
     return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)
+
+
+def collect_author_names(cursor) -> int:
+    """``AuthorName``: every name an author list gives, once. The API's author list and its search
+    read this table (a million names at archive size) instead of DISTINCT over 2.6 million author
+    places per request."""
+    cursor.execute(
+        "DELETE FROM catalogue_authorname WHERE NOT EXISTS"
+        " (SELECT 1 FROM catalogue_author a WHERE a.name = catalogue_authorname.name)"
+    )
+    gone = cursor.rowcount
+    cursor.execute(
+        "INSERT INTO catalogue_authorname (name)"
+        " SELECT DISTINCT a.name FROM catalogue_author a WHERE a.name <> '' AND NOT EXISTS"
+        " (SELECT 1 FROM catalogue_authorname n WHERE n.name = a.name)"
+    )
+    return gone + cursor.rowcount

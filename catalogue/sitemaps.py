@@ -67,6 +67,23 @@ class AreaSitemap(_Section):
     model = Area
 
 
+class ConferenceSitemap(Sitemap):
+    """Conference pages and their proceedings' pages (derived from papers, so a list, not a model)."""
+
+    limit = SITEMAP_LIMIT
+
+    def items(self):
+        from catalogue.browse import conferences
+
+        found = conferences.conferences().values()
+        return [("conference", c.id) for c in found] + [
+            ("proceeding", p.id) for c in found for p in c.proceedings
+        ]
+
+    def location(self, item):
+        return reverse(item[0], args=[item[1]])
+
+
 class StaticSitemap(Sitemap):
     def items(self):
         return ["home", "paper_list", "code_entry_list", "sota", "task_list", "dataset_list", "method_list",
@@ -86,4 +103,5 @@ SITEMAPS = {
     "methods": MethodSitemap,
     "datasets": DatasetSitemap,
     "areas": AreaSitemap,
+    "conferences": ConferenceSitemap,
 }

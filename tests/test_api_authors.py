@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 
+from catalogue import counters
 from catalogue import models as m
 from tests.api_helpers import V1, get, ids, queries_and_rows, walk
 from tests.factories import make_paper
@@ -31,6 +32,7 @@ def dated_paper(slug: str, date: datetime.date, **fields) -> m.Paper:
 def make_authors(paper, *names):
     for position, name in enumerate(names):
         m.Author.objects.create(paper=paper, position=position, name=name)
+    counters.refresh(entry_ids=[], paper_ids=[], loaded=True)  # the names, collected as a load ends
     return paper
 
 

@@ -252,7 +252,7 @@ def test_hostile_names_stay_text(client):
     assert 'href="javascript:' not in html(client, "/dataset/probe-dataset")
 
 
-def test_sitemaps_list_the_browsing_pages_datasets_and_areas(client):
+def test_sitemaps_list_the_browsing_pages_datasets_areas_and_conferences(client):
     make_dataset(slug="cityscapes", name="Cityscapes")
     _area("computer-vision", "Computer Vision")
     index = html(client, "/sitemap.xml")
@@ -260,6 +260,10 @@ def test_sitemaps_list_the_browsing_pages_datasets_and_areas(client):
     assert "/sitemap-areas.xml" in index
     assert "http://testserver/dataset/cityscapes</loc>" in html(client, "/sitemap-datasets.xml")
     assert "http://testserver/area/computer-vision</loc>" in html(client, "/sitemap-areas.xml")
+    make_paper(proceeding="NeurIPS 2019 12")
+    conferences = html(client, "/sitemap-conferences.xml")
+    assert "http://testserver/conference/neurips</loc>" in conferences
+    assert "http://testserver/proceeding/neurips-2019-12</loc>" in conferences
     pages = html(client, "/sitemap-pages.xml")
     for path in ("/sota/", "/tasks/", "/datasets/"):
         assert f"http://testserver{path}</loc>" in pages

@@ -5,7 +5,8 @@ from django.contrib.auth import get_user_model
 
 from catalogue import counters, curation
 from catalogue.figures import code_entry_figures, paper_figures
-from catalogue.models import CodeEntry, Paper, Sample
+from catalogue.models import Author, AuthorName, CodeEntry, Leaderboard, Paper, Sample, Task
+from tests import archive_dumps
 from tests.conftest import CODE_SEEDS, PAPER_SEED, load
 
 
@@ -72,3 +73,24 @@ def test_the_code_list_is_ordered_by_the_stored_counts(client, loaded_seeds, sor
 def test_the_paper_list_sorted_by_samples_starts_with_the_most(client, loaded_seeds):
     papers = client.get("/papers/?sort=samples").context["page"].items
     assert papers[0].n_samples == max(Paper.objects.values_list("n_samples", flat=True)) > 0
+
+
+def test_task_counts_and_author_names_are_what_the_rows_say_after_a_load_and_a_repair(db, tmp_path):
+    load(*archive_dumps.write(tmp_path / "dumps"))
+    assert Task.objects.filter(n_papers__gt=0).exists()
+    assert Task.objects.filter(n_leaderboards__gt=0).exists()
+    for task in Task.objects.all():
+        assert (task.n_papers, task.n_leaderboards) == (
+            task.papers.count(),
+            Leaderboard.objects.filter(task=task).count(),
+        ), task.slug
+    names = set(Author.objects.exclude(name="").values_list("name", flat=True))
+    assert names
+    assert set(AuthorName.objects.values_list("name", flat=True)) == names
+    # a refresh repairs what was lost or made up, and a per-entry refresh leaves them alone
+    Task.objects.update(n_papers=7, n_leaderboards=7)
+    AuthorName.objects.create(name="Nobody Anywhere")
+    AuthorName.objects.filter(name=min(names)).delete()
+    assert counters.refresh(entry_ids=[], paper_ids=[]) == 0
+    assert counters.refresh() == Task.objects.count() + 2
+    assert set(AuthorName.objects.values_list("name", flat=True)) == names

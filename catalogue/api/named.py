@@ -14,7 +14,7 @@ from catalogue.api import filters, queries, serializers, taxonomy_filters
 from catalogue.api.rows import Rows
 from catalogue.api.views import DetailView, ListView
 from catalogue.browse import conferences
-from catalogue.models import Author, Paper
+from catalogue.models import Author, AuthorName, Paper
 from catalogue.pagination.api import CatalogPagination
 from catalogue.pagination.paginators import KeysFirstPaginator
 
@@ -46,7 +46,7 @@ class AuthorList(ListView):
     counted per name here: a name's papers are at /authors/{id}/papers/."""
 
     serializer_class = serializers.AuthorSerializer
-    queryset = Author.objects.none()  # the model, for the schema
+    queryset = AuthorName.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.AuthorFilter
     pagination_class = _DistinctValuesPagination
     cursor_ordering = "name"

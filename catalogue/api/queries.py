@@ -25,6 +25,7 @@ from catalogue import identities
 from catalogue.models import (
     Area,
     Author,
+    AuthorName,
     CodeEntry,
     CodeLink,
     Dataset,
@@ -64,9 +65,9 @@ def paper(paper_id: str) -> Paper:
 
 
 def author_names() -> QuerySet:
-    """Every author name once (``{"name": …}`` rows), in name order: DISTINCT over the name index,
-    nothing counted per name. ``name > ''`` leaves out empty names, as a range on that index."""
-    return Author.objects.filter(name__gt="").values("name").distinct().order_by("name")
+    """Every author name once (``{"name": …}`` rows), in name order, from ``AuthorName`` (kept by
+    ``catalogue.counters`` after each load), nothing counted per name."""
+    return AuthorName.objects.values("name").order_by("name")
 
 
 def author(name: str) -> dict:

@@ -11,7 +11,7 @@ import django_filters as df
 
 from catalogue import search
 from catalogue.api.filters import DatasetFilter, YearFilter, _slug_choice, paper_filter
-from catalogue.models import Area, Author, Dataset, Leaderboard, Method, Task
+from catalogue.models import Area, AuthorName, Dataset, Leaderboard, Method, Task
 from catalogue.models.base import words_in
 
 
@@ -97,7 +97,7 @@ class EvaluationFilter(df.FilterSet):
 
 
 class AuthorFilter(df.FilterSet):
-    """Over author names (``{"name": …}`` rows: ``catalogue.api.queries.author_names``)."""
+    """Over author names (``{"name": …}`` rows of ``AuthorName``: ``catalogue.api.queries.author_names``)."""
 
     q = df.CharFilter(method="filter_q", help_text="Words in the name: every one must occur, in any case.")
     full_name = df.CharFilter(
@@ -105,7 +105,7 @@ class AuthorFilter(df.FilterSet):
     )
 
     class Meta:
-        model = Author
+        model = AuthorName
         fields = []
 
     def filter_q(self, queryset, name, value):

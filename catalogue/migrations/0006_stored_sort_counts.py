@@ -7,7 +7,7 @@ def count_existing(apps, schema_editor):
     # Raw SQL over the tables as they stand: the same recount a load ends with.
     from catalogue import counters
 
-    counters.refresh(tasks=False)  # the task counts' columns come in 0016
+    counters.refresh(loaded=False)  # the task counts' columns come in 0016
 
 
 

@@ -26,7 +26,7 @@ their result rows), ``code`` (repositories, code links, entries, bodies and plac
 from catalogue.models.code import CodeBody, CodeEntry, CodeLink, HarvestedRepo, Repo, Sample
 from catalogue.models.corrections import Correction, CuratorProfile
 from catalogue.models.leaderboards import Leaderboard, Result
-from catalogue.models.papers import Author, Paper, PaperSlug
+from catalogue.models.papers import Author, AuthorName, Paper, PaperSlug
 from catalogue.models.provenance import Harvested, LoadRun, SourceDocument
 from catalogue.models.search import SearchDocument
 from catalogue.models.taxonomy import Area, Dataset, Method, MethodCollection, Task
@@ -44,6 +44,7 @@ from catalogue.models.vocabulary import (
 __all__ = [
     "Area",
     "Author",
+    "AuthorName",
     "CodeBody",
     "CodeEntry",
     "CodeLink",

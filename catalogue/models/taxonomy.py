@@ -6,6 +6,7 @@ winning spelling, the others are kept in ``aliases`` (the loader reports them).
 """
 
 from django.db import connection, models
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from catalogue.models.base import list_holds, related_exists, words_in
@@ -196,7 +197,15 @@ class Dataset(Harvested):
     objects = DatasetQuerySet.as_manager()
 
     class Meta:
-        indexes = [models.Index(fields=["name"])]
+        indexes = [
+            models.Index(fields=["name"]),
+            # /datasets/?sort=papers: the archive's paper count, none as 0, then the slug
+            models.Index(
+                Coalesce("num_papers", models.Value(0)).desc(),
+                models.F("slug").asc(),
+                name="dataset_by_papers",
+            ),
+        ]
 
     def __str__(self):
         return self.name
