@@ -16,6 +16,8 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpResponse, JsonResponse
 
+from config.client_address import client_address
+
 logger = logging.getLogger("catalogue.requests")
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
@@ -55,6 +57,7 @@ class RequestLogMiddleware:
             "request",
             extra={
                 "request_id": request.request_id,
+                "client": client_address(request),
                 "method": request.method,
                 "path": request.path,
                 "status": response.status_code,
@@ -67,7 +70,7 @@ class RequestLogMiddleware:
 class JsonLineFormatter(logging.Formatter):
     """One JSON object per line: easy to grep, easy to ship."""
 
-    FIELDS = ("request_id", "method", "path", "status", "duration_ms")
+    FIELDS = ("request_id", "client", "method", "path", "status", "duration_ms")
 
     def format(self, record):
         line = {
@@ -80,3 +83,4 @@ class JsonLineFormatter(logging.Formatter):
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return json.dumps(line, default=str)
+
