@@ -1,0 +1,64 @@
+"""Hardening of the web side (issue 15): what a stranger's request costs and what it leaves in
+the logs, where a refused ``next=`` lands after the admin's login, and gunicorn's control socket
+when two instances share a machine.
+"""
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from tests.api_helpers import V1
+
+PASSWORD = "cora-curates-papers-2026"  # make_curator's password for "cora"
+EVIL = "https://evil.example/"
+
+
+# --- Refused parameters and throttled requests cost no database query ---------------------------
+
+
+def statements(ctx) -> list[str]:
+    # Django logs leaving and re-entering autocommit as "BEGIN" and "COMMIT"; psycopg sends
+    # nothing for either while no statement ran (it begins at the first statement).
+    return [q["sql"] for q in ctx.captured_queries if q["sql"] not in {"BEGIN", "COMMIT"}]
+
+
+@pytest.fixture
+def cache_on(settings):
+    settings.PAGE_CACHE_SECONDS = 60
+    cache.clear()
+    yield
+    cache.clear()
+
+
+# Outside a test transaction, as in production (PostgreSQL's consistent read then applies).
+# serialized_rollback, as the suite's other transactional tests: the flush after this test must
+# not re-create content types that a later serialized_rollback test restores.
+OUTSIDE_A_TRANSACTION = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+@OUTSIDE_A_TRANSACTION
+@pytest.mark.parametrize("path", [f"{V1}/papers/", f"{V1}/tasks/image-classification/", f"{V1}/samples/"])
+def test_unknown_parameters_cost_no_query_even_outside_a_transaction(settings, cache_on, path):
+    # A fresh made-up parameter per request must not reach the database (PostgreSQL's consistent
+    # read transaction included): each would otherwise be an uncached query at will.
+    settings.API_THROTTLE_ANON = "1000/minute"
+    api = APIClient(REMOTE_ADDR="198.51.100.7")
+    for n in range(3):
+        with CaptureQueriesContext(connection) as ctx:
+            response = api.get(path, {f"zz{n}": "1"})
+        assert response.status_code == 400, response.content
+        assert statements(ctx) == []
+
+
+@OUTSIDE_A_TRANSACTION
+def test_a_throttled_request_costs_no_query(settings, cache_on):
+    settings.API_THROTTLE_ANON = "1/minute"
+    api = APIClient(REMOTE_ADDR="198.51.100.7")
+    api.get(f"{V1}/papers/")
+    for params in ({}, {"zz": "1"}):
+        with CaptureQueriesContext(connection) as ctx:
+            response = api.get(f"{V1}/papers/", params)
+        assert response.status_code == 429
+        assert statements(ctx) == []
