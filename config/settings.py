@@ -302,10 +302,19 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"json": {"()": "config.observability.JsonLineFormatter"}},
+    "filters": {"client_error": {"()": "config.observability.ClientErrorFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # Request lines are INFO; the test suite and management commands need not print them.
-    "loggers": {"catalogue.requests": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO")}},
+    "loggers": {
+        # Request lines are INFO; the test suite and management commands need not print them.
+        "catalogue.requests": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO")},
+        # What a client sends wrong is a warning line, not an error with a traceback
+        # (config.observability.ClientErrorFilter). Django names the logger after the exception.
+        **{
+            f"django.security.{name}": {"filters": ["client_error"]}
+            for name in ("DisallowedHost", "RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
+    },
 }
 
 # --- JSON API (/api/v1/): DRF, django-filter, OpenAPI, throttling, CORS ---------------------

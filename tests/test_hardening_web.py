@@ -3,6 +3,8 @@ the logs, where a refused ``next=`` lands after the admin's login, and gunicorn'
 when two instances share a machine.
 """
 
+import logging
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -13,6 +15,22 @@ from tests.api_helpers import V1
 
 PASSWORD = "cora-curates-papers-2026"  # make_curator's password for "cora"
 EVIL = "https://evil.example/"
+
+
+# --- A host not in ALLOWED_HOSTS: one warning line, no traceback -------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/api/v1/papers/"])
+def test_a_disallowed_host_is_one_warning_without_a_traceback(client, db, caplog, path):
+    with caplog.at_level(logging.DEBUG):
+        response = client.get(path, HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert b"evil" not in response.content
+    (record,) = [r for r in caplog.records if r.name.startswith("django.security")]
+    assert record.levelno == logging.WARNING
+    assert record.exc_info is None
+    assert "evil.example" in record.getMessage()  # the operator learns which host was asked for
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
 
 # --- Refused parameters and throttled requests cost no database query ---------------------------
