@@ -190,6 +190,9 @@ AUTHENTICATION_BACKENDS = [
     # missing code is a failed login like a wrong password (django-axes counts it).
     "catalogue.twofactor.backends.PasswordAndTOTPBackend",
 ]
+# The one login there is, the admin's: after it, a next= that is refused (another site's address)
+# falls back here, not to Django's /accounts/profile/, which this site does not have.
+LOGIN_REDIRECT_URL = "admin:index"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES", "15")))

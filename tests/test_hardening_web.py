@@ -9,8 +9,11 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from rest_framework.test import APIClient
 
+from catalogue.twofactor import devices
+from tests.admin_client import make_curator
 from tests.api_helpers import V1
 
 PASSWORD = "cora-curates-papers-2026"  # make_curator's password for "cora"
@@ -31,6 +34,31 @@ def test_a_disallowed_host_is_one_warning_without_a_traceback(client, db, caplog
     assert record.exc_info is None
     assert "evil.example" in record.getMessage()  # the operator learns which host was asked for
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+# --- A refused next= after the admin's login lands on the admin ---------------------------------
+
+
+@pytest.mark.django_db
+def test_an_off_site_next_after_login_lands_on_the_admin(client):
+    make_curator("cora")
+    login = reverse("admin:login") + "?next=" + EVIL
+    response = client.post(login, {"username": "cora", "password": PASSWORD, "next": EVIL})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:index")
+
+
+@pytest.mark.django_db
+def test_an_off_site_next_after_a_login_with_a_code_lands_on_the_admin(client):
+    from tests.test_admin_2fa import code
+
+    device = devices.create_confirmed_device(make_curator("cora"))
+    response = client.post(
+        reverse("admin:login"),
+        {"username": "cora", "password": PASSWORD, "otp_token": code(device), "next": EVIL},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:index")
 
 
 # --- Refused parameters and throttled requests cost no database query ---------------------------
