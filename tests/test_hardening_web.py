@@ -3,7 +3,16 @@ the logs, where a refused ``next=`` lands after the admin's login, and gunicorn'
 when two instances share a machine.
 """
 
+import json
 import logging
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -15,6 +24,7 @@ from rest_framework.test import APIClient
 from catalogue.twofactor import devices
 from tests.admin_client import make_curator
 from tests.api_helpers import V1
+from tests.conftest import ROOT
 
 PASSWORD = "cora-curates-papers-2026"  # make_curator's password for "cora"
 EVIL = "https://evil.example/"
@@ -108,3 +118,99 @@ def test_a_throttled_request_costs_no_query(settings, cache_on):
             response = api.get(f"{V1}/papers/", params)
         assert response.status_code == 429
         assert statements(ctx) == []
+
+
+# --- gunicorn: each instance its own control socket ---------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def control_sockets_answering(runtime: Path, home: Path) -> dict[str, str]:
+    """Every gunicorn control socket under the runtime dir or ~/.gunicorn: path -> the bind it serves."""
+    gunicornc = Path(sys.executable).with_name("gunicornc")
+    found = {}
+    for path in [*runtime.rglob("*.ctl"), *(home / ".gunicorn").rglob("*.ctl")]:
+        done = subprocess.run(
+            [str(gunicornc), "-s", str(path), "-c", "show config", "-j"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        if done.returncode == 0:
+            found[str(path)] = ",".join(json.loads(done.stdout)["bind"])
+    return found
+
+
+@pytest.mark.slow
+def test_two_gunicorns_on_one_machine_each_have_their_own_control_socket(tmp_path):
+    # A short runtime dir: a Unix socket's path is limited to 107 bytes.
+    runtime = Path(tempfile.mkdtemp(prefix="cwp-rt-"))
+    home = tmp_path / "home"
+    home.mkdir()
+    ports = [free_port(), free_port()]
+    binds = {f"127.0.0.1:{port}" for port in ports}
+    procs = []
+    try:
+        for port in ports:
+            env = {
+                **{
+                    k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "DATABASE_URL"}
+                },
+                "XDG_RUNTIME_DIR": str(runtime),
+                "HOME": str(home),
+                "PORT": str(port),
+                "WEB_CONCURRENCY": "1",
+                "GUNICORN_THREADS": "1",
+                "STATIC_MANIFEST": "0",
+                "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}",  # /healthz touches none
+            }
+            with (tmp_path / f"gunicorn-{port}.log").open("w") as log:
+                procs.append(
+                    subprocess.Popen(
+                        [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.conf.py"],
+                        cwd=ROOT,
+                        env=env,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
+        for port in ports:
+            wait_until(lambda port=port: up(f"http://127.0.0.1:{port}/healthz"), procs)
+        # The control server starts just after the workers: wait until each instance answers on one.
+        wait_until(lambda: set(control_sockets_answering(runtime, home).values()) >= binds, procs, give_up=15)
+        sockets = control_sockets_answering(runtime, home)
+        assert sorted(sockets.values()) == sorted(binds), sockets
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
+        for path in runtime.rglob("*"):
+            if not path.is_dir():
+                path.unlink()
+        for path in sorted(runtime.rglob("*"), reverse=True):
+            path.rmdir()
+        runtime.rmdir()
+
+
+def up(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def wait_until(condition, procs, give_up: float = 60) -> None:
+    deadline = time.monotonic() + give_up
+    while not condition():
+        for proc in procs:
+            assert proc.poll() is None, "gunicorn exited"
+        if time.monotonic() > deadline:
+            # Not a timing assertion: the state never came; the assertion after says which.
+            return
+        time.sleep(0.2)
