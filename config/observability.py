@@ -3,7 +3,8 @@
 ``/healthz``: the process is up (touches nothing). ``/readyz``: the database answers and
 every migration is applied — what a load balancer or orchestrator should wait for.
 Every request is logged as one JSON line with its request id (taken from a sane
-``X-Request-ID`` header, else made up, and sent back) and its duration.
+``X-Request-ID`` header, else made up, and sent back), its client's address
+(``config.client_address``) and its duration.
 """
 
 import json
