@@ -10,6 +10,11 @@ extra and turns an accidental write on a public GET into an error rather than a 
 
 SQLite is left in autocommit: a transaction there takes the database lock mode the
 settings give (``IMMEDIATE``), which would queue every reader behind a running load.
+
+The transaction is opened by the request's first query, not before: a request refused before
+any (an unknown API parameter, a client over its rate) must cost the database nothing, or a
+made-up parameter per request would be a round trip each at will. Leaving autocommit sends
+nothing (psycopg begins at the first statement) and committing an unused transaction neither.
 """
 
 from django.db import DatabaseError, connections, router, transaction
@@ -34,9 +39,7 @@ class ConsistentReadMiddleware:
             return self.get_response(request)
         response = None
         try:
-            with transaction.atomic(using=alias):
-                with connection.cursor() as cursor:
-                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            with transaction.atomic(using=alias), connection.execute_wrapper(_SnapshotOnFirstQuery()):
                 response = self.get_response(request)  # never raises: errors are responses by now
         except DatabaseError:
             if response is not None:
@@ -45,3 +48,18 @@ class ConsistentReadMiddleware:
             # view answers as it would without one, from its cached copy or with the clean 503.
             return self.get_response(request)
         return response
+
+
+class _SnapshotOnFirstQuery:
+    """Makes the request's transaction a read-only snapshot just before its first statement
+    (``SET TRANSACTION`` must come first in it). A failure there is that query's failure, which
+    the view answers as any database error (its cached copy, or the 503)."""
+
+    def __init__(self):
+        self.set = False
+
+    def __call__(self, execute, sql, params, many, context):
+        if not self.set:
+            self.set = True
+            execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", None, False, context)
+        return execute(sql, params, many, context)

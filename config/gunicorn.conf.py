@@ -11,6 +11,7 @@ processes × workers × threads must stay under it.
 
 import multiprocessing
 import os
+import re
 
 wsgi_app = "config.wsgi:application"
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
@@ -35,3 +36,21 @@ loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 # Trust X-Forwarded-* only from the proxy's address (loopback by default).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 proc_name = "codewithpapers"
+
+
+def _control_socket_for(address: str) -> str:
+    """gunicorn's control socket (``gunicornc``) for this instance, one per listening address.
+
+    gunicorn's default is one path per user ($XDG_RUNTIME_DIR/gunicorn.ctl): a second instance
+    on the machine (scaling out on one host, tests/test_scale_out.py) unlinked the first one's
+    socket and took the path over, so ``gunicornc`` steered the wrong instance and stopping either
+    removed the other's. Same directory as gunicorn's default, a name of our own per bind.
+    """
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    directory = (
+        runtime if runtime and os.path.isdir(runtime) else os.path.join(os.path.expanduser("~"), ".gunicorn")
+    )
+    return os.path.join(directory, f"{proc_name}-{re.sub(r'[^A-Za-z0-9.-]+', '_', address)}.ctl")
+
+
+control_socket = _control_socket_for(bind)

@@ -3,7 +3,8 @@
 ``/healthz``: the process is up (touches nothing). ``/readyz``: the database answers and
 every migration is applied — what a load balancer or orchestrator should wait for.
 Every request is logged as one JSON line with its request id (taken from a sane
-``X-Request-ID`` header, else made up, and sent back) and its duration.
+``X-Request-ID`` header, else made up, and sent back), its client's address
+(``config.client_address``) and its duration.
 """
 
 import json
@@ -15,6 +16,8 @@ import uuid
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpResponse, JsonResponse
+
+from config.client_address import client_address
 
 logger = logging.getLogger("catalogue.requests")
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -55,6 +58,7 @@ class RequestLogMiddleware:
             "request",
             extra={
                 "request_id": request.request_id,
+                "client": client_address(request),
                 "method": request.method,
                 "path": request.path,
                 "status": response.status_code,
@@ -67,7 +71,7 @@ class RequestLogMiddleware:
 class JsonLineFormatter(logging.Formatter):
     """One JSON object per line: easy to grep, easy to ship."""
 
-    FIELDS = ("request_id", "method", "path", "status", "duration_ms")
+    FIELDS = ("request_id", "client", "method", "path", "status", "duration_ms")
 
     def format(self, record):
         line = {
@@ -80,3 +84,17 @@ class JsonLineFormatter(logging.Formatter):
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return json.dumps(line, default=str)
+
+
+class ClientErrorFilter(logging.Filter):
+    """A request refused for what the client sent (a Host not in ALLOWED_HOSTS, a malformed
+    body) is logged by Django at ERROR with the exception's traceback, although nothing in the
+    site failed: anyone could fill the error log (and page whoever watches it) at will. Such a
+    record becomes one WARNING line without the traceback; the message still says what was
+    refused. Only records of answers below 500 are touched."""
+
+    def filter(self, record):
+        if getattr(record, "status_code", 500) < 500:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
+        return True

@@ -30,6 +30,15 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_count(name: str, default: int = 0) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ValueError(f"{name}={value!r}: must be a whole number, 0 or more")
+    return int(value)
+
+
 DEBUG = env_bool("DEBUG", False)
 # The fallback key is only for a local checkout; production must set SECRET_KEY. Its
 # "django-insecure-" prefix makes check --deploy fail (security.W009) when production forgets.
@@ -161,17 +170,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# --- Client addresses --------------------------------------------------------------------------
+# How many reverse proxies of ours stand in front of gunicorn, each appending the address it was
+# reached from to X-Forwarded-For. The client's address (config.client_address: the API's rate
+# limit, the login lock-out, the request log) is the entry that many places from the right; with
+# 0, the default, X-Forwarded-For is ignored and the address is the connection's. A count that is
+# too high lets clients choose their address; too low, every client shares the proxy's.
+# API_NUM_PROXIES was its name for the API alone (not documented), still read.
+TRUSTED_PROXIES = env_count("TRUSTED_PROXIES", env_count("API_NUM_PROXIES", 0))
+
 # --- Admin safety ------------------------------------------------------------------------------
 # django-axes counts failed logins and refuses the next ones (HTTP 429) for a cool-off period.
 # The lock-out is keyed on the (username, client address) pair: a guesser is stopped, while the
 # same curator elsewhere and other users from that address can still log in. The client address
-# is REMOTE_ADDR: behind a proxy, the proxy must pass the real address on in it.
+# is config.client_address's (TRUSTED_PROXIES, above), as for the API's rate limit and the logs.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out pair before any check
     # ModelBackend, plus the TOTP code of a user who has set up an authenticator: a wrong or
     # missing code is a failed login like a wrong password (django-axes counts it).
     "catalogue.twofactor.backends.PasswordAndTOTPBackend",
 ]
+# The one login there is, the admin's: after it, a next= that is refused (another site's address)
+# falls back here, not to Django's /accounts/profile/, which this site does not have.
+LOGIN_REDIRECT_URL = "admin:index"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
@@ -180,6 +201,7 @@ AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False  # no start-up banner in every manage.py command's output
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "admin/lockout.html"
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
 # Second factor (django-otp, TOTP). Staff who set up an authenticator app (at ADMIN_PATH/2fa/)
 # always give its code with their password. ADMIN_REQUIRE_2FA also sends staff who have none to
 # set one up before the admin opens to them. Off by default (local runs, tests); turn it on in
@@ -283,10 +305,19 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"json": {"()": "config.observability.JsonLineFormatter"}},
+    "filters": {"client_error": {"()": "config.observability.ClientErrorFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # Request lines are INFO; the test suite and management commands need not print them.
-    "loggers": {"catalogue.requests": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO")}},
+    "loggers": {
+        # Request lines are INFO; the test suite and management commands need not print them.
+        "catalogue.requests": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO")},
+        # What a client sends wrong is a warning line, not an error with a traceback
+        # (config.observability.ClientErrorFilter). Django names the logger after the exception.
+        **{
+            f"django.security.{name}": {"filters": ["client_error"]}
+            for name in ("DisallowedHost", "RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
+    },
 }
 
 # --- JSON API (/api/v1/): DRF, django-filter, OpenAPI, throttling, CORS ---------------------
@@ -294,8 +325,6 @@ LOGGING = {
 # time (catalogue.api.throttling), so tests and operators can change it; "off" disables it.
 # Counts live in the default cache: per process unless CACHES points at a shared cache.
 API_THROTTLE_ANON = os.environ.get("API_THROTTLE_ANON", "60/minute")
-# Behind a proxy, how many X-Forwarded-For hops to trust when telling clients apart.
-API_NUM_PROXIES = int(os.environ["API_NUM_PROXIES"]) if os.environ.get("API_NUM_PROXIES") else None
 API_MAX_PAGE_SIZE = int(os.environ.get("API_MAX_PAGE_SIZE", "500"))
 
 REST_FRAMEWORK = {
@@ -308,7 +337,9 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "catalogue.pagination.api.CatalogPagination",
     "DEFAULT_SCHEMA_CLASS": "catalogue.api.schema.CatalogueAutoSchema",
-    "NUM_PROXIES": API_NUM_PROXIES,
+    # Only for DRF's own throttle classes, should one be added: ours asks config.client_address.
+    # (None would make DRF take X-Forwarded-For whole, whoever wrote it.)
+    "NUM_PROXIES": TRUSTED_PROXIES,
     "PAGE_SIZE": 50,
 }
 

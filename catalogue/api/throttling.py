@@ -3,6 +3,8 @@
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle
 
+from config.client_address import client_address
+
 OFF = {"", "off", "none", "0"}
 
 
@@ -17,3 +19,9 @@ class AnonThrottle(AnonRateThrottle):
     def get_rate(self):
         rate = getattr(settings, "API_THROTTLE_ANON", None)
         return None if rate is None or str(rate).strip().lower() in OFF else rate
+
+    def get_ident(self, request):
+        # The site's one notion of the client (TRUSTED_PROXIES), not DRF's reading of
+        # X-Forwarded-For, which without NUM_PROXIES takes the header whole: a made-up address
+        # per request was a fresh allowance per request.
+        return client_address(request)
