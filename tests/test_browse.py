@@ -331,6 +331,32 @@ def test_proceedings_are_listed_by_conference_and_gather_their_spellings(client)
     assert client.get("/api/v1/conferences/neurips/proceedings/neurips-2019-12/").status_code == 200
 
 
+def test_the_conference_list_is_paged_by_id(client, monkeypatch):
+    from catalogue.browse import views
+    from catalogue.pagination.keyset import keyset_page_of_rows
+
+    for venue in ("AAAI", "CVPR", "ICML", "NeurIPS", "proceedings-of-the-27th-international"):
+        make_paper(proceeding=f"{venue} 2020")
+    monkeypatch.setattr(views, "CONFERENCES_PER_PAGE", 2)
+    first = html(client, "/proceedings/")
+    assert first.count('href="/conference/') == 2
+    assert '"/conference/aaai"' in first
+    assert '"/conference/cvpr"' in first
+    rows = [m.Paper(slug=x) for x in "abcde"]  # any rows with a unique text field
+    pages, cursor = [], None
+    while True:
+        page = keyset_page_of_rows(rows, "slug", after=cursor, size=2)
+        pages.append([r.slug for r in page.items])
+        if not (cursor := page.next_cursor):
+            break
+    assert pages == [["a", "b"], ["c", "d"], ["e"]]
+    back = keyset_page_of_rows(rows, "slug", before=page.prev_cursor, size=2)
+    assert [r.slug for r in back.items] == ["c", "d"]
+    assert back.prev_cursor
+    assert back.next_cursor
+    assert keyset_page_of_rows(rows, "slug", after="forged", size=2).items == rows[:2]
+
+
 def test_search_finds_authors_among_its_paper_hits(client):
     _by(make_paper(title="Pipeline parallelism"), "Yanping Huang", "Quoc Le")
     _by(make_paper(title="Giant networks"), "Yanping Huang")

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 from catalogue.browse import conferences
 from catalogue.browse import queries as browse
 from catalogue.models import Dataset
+from catalogue.pagination.keyset import keyset_page_of_rows
 from catalogue.views import (
     KEYSET,
     Meta,
@@ -132,15 +133,24 @@ def author_detail(request, name: str):
     return _page(request, "catalogue/author_detail.html", meta, data=data)
 
 
+CONFERENCES_PER_PAGE = 100
+
+
 @require_safe
-@cached_page(json=list_json("conferences"))
+@cached_page(reads=KEYSET, json=list_json("conferences"))
 def proceeding_list(request):
-    rows = conferences.summaries()
+    page = keyset_page_of_rows(
+        conferences.summaries(),
+        "id",
+        after=param(request, "after"),
+        before=param(request, "before"),
+        size=CONFERENCES_PER_PAGE,
+    )
     meta = Meta(
         title="Proceedings",
         description="Conferences, their proceedings and the papers the archive places in them.",
     )
-    return _page(request, "catalogue/proceeding_list.html", meta, rows=rows)
+    return _page(request, "catalogue/proceeding_list.html", meta, page=page)
 
 
 @require_safe

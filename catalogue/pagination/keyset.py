@@ -7,6 +7,7 @@ order (forged, truncated, of another list) gives page 1, never an error.
 """
 
 import base64
+import bisect
 import json
 from dataclasses import dataclass
 
@@ -101,4 +102,28 @@ def keyset_page(
         items=rows,
         next_cursor=cursor(rows[-1]) if rows and has_next else None,
         prev_cursor=cursor(rows[0]) if rows and has_prev else None,
+    )
+
+
+def keyset_page_of_rows(
+    rows: list, field: str, *, after: str | None = None, before: str | None = None, size: int = PAGE_SIZE
+) -> KeysetPage:
+    """The same pages over rows already in memory, sorted by ``field``: a unique text (the
+    conferences, derived from papers, have no table to put an index on)."""
+    keys = [Key(field, False, str)]
+    values = [getattr(row, field) for row in rows]
+    after_values = decode_cursor(after, keys)
+    before_values = None if after_values else decode_cursor(before, keys)
+    if before_values:
+        end = bisect.bisect_left(values, before_values[0])
+        start = max(0, end - size)
+        page, has_prev, has_next = rows[start:end], start > 0, True
+    else:
+        start = bisect.bisect_right(values, after_values[0]) if after_values else 0
+        page = rows[start : start + size]
+        has_prev, has_next = bool(after_values), start + size < len(rows)
+    return KeysetPage(
+        items=page,
+        next_cursor=encode_cursor([getattr(page[-1], field)]) if page and has_next else None,
+        prev_cursor=encode_cursor([getattr(page[0], field)]) if page and has_prev else None,
     )
