@@ -29,7 +29,9 @@ from tests.conftest import SEEDS, load
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
-EXAMPLES = 20
+# 12 requests per operation and mode (derandomized: the same ones every run): the schema has 48
+# operations since issue 13, and at 20 this one test took a tenth of the whole suite's time.
+EXAMPLES = 12
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
