@@ -12,7 +12,6 @@ from django.db.models import (
     F,
     OuterRef,
     Prefetch,
-    Q,
     QuerySet,
     Subquery,
     When,
@@ -183,25 +182,29 @@ def datasets() -> QuerySet[Dataset]:
     )
 
 
-def introduced_by(paper: Paper) -> Q:
-    """Datasets the paper introduced, as the dataset's own record or a paper document says."""
-    listed = Paper.datasets_introduced.through.objects.filter(paper=paper, dataset=OuterRef("pk"))
-    return Q(introduced_in=paper) | Q(Exists(listed))
+def introduced_by(paper: Paper) -> set[int]:
+    """Ids of the datasets the paper introduced, as the dataset's own record or a paper document says."""
+    listed = Paper.datasets_introduced.through.objects.filter(paper=paper).values_list("dataset", flat=True)
+    return {*Dataset.objects.filter(introduced_in=paper).values_list("pk", flat=True), *listed}
 
 
-def evaluated_in(paper: Paper) -> Q:
-    """Datasets of the leaderboards the paper has results on."""
-    return Q(Exists(Result.objects.filter(paper=paper, leaderboard__dataset=OuterRef("pk"))))
+def evaluated_in(paper: Paper) -> set[int]:
+    """Ids of the datasets of the leaderboards the paper has results on."""
+    return set(Result.objects.filter(paper=paper).values_list("leaderboard__dataset", flat=True).distinct())
 
 
 def paper_datasets(paper: Paper) -> QuerySet[Dataset]:
-    """The datasets the paper introduced and those it has leaderboard results on, marked which."""
+    """The datasets the paper introduced and those it has leaderboard results on, marked which.
+
+    The paper's own few dataset ids first (indexed reads from the paper's side), then those rows:
+    asked as conditions on every dataset, PostgreSQL tested all 15,000 of them (50 ms)."""
+    introduced, evaluated = introduced_by(paper), evaluated_in(paper)
     return (
         datasets()
-        .filter(introduced_by(paper) | evaluated_in(paper))
+        .filter(pk__in=introduced | evaluated)
         .annotate(
-            introduced=Case(When(introduced_by(paper), then=True), default=False),
-            evaluated=Case(When(evaluated_in(paper), then=True), default=False),
+            introduced=Case(When(pk__in=introduced, then=True), default=False),
+            evaluated=Case(When(pk__in=evaluated, then=True), default=False),
         )
     )
 
