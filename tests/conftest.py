@@ -159,9 +159,12 @@ def _response_cache_off(settings):
     # rolled-back tests can reach the same version with other rows (SQLite reuses ids).
     from django.core.cache import cache
 
+    from catalogue import memo
+
     settings.PAGE_CACHE_SECONDS = 0
     settings.FIGURES_CACHE_SECONDS = 0  # the same for remembered counts (catalogue.memo)
     cache.clear()
+    memo.forget_in_process()
 
 
 @pytest.fixture

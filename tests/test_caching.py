@@ -237,3 +237,21 @@ def test_a_list_django_knows_is_empty_counts_zero_with_figures_remembered(client
     # schemathesis found it: a `q` nothing matches filters on no ids, which compiles to no SQL
     response = body(client, "/api/v1/papers/?q=zzyzxqq")
     assert response.json()["count"] == 0
+
+
+def test_conferences_are_kept_in_process_until_the_data_changes(db, figures_on):
+    from catalogue import memo
+    from catalogue.browse import conferences
+    from tests.factories import make_paper
+
+    make_paper(proceeding="NeurIPS 2019 12")
+    first = conferences.summaries()
+    assert [c.id for c in first] == ["neurips"]
+    assert conferences.summaries() is first  # the same object: no unpickling per request
+    load(PAPER_SEED)  # a load moves the data version
+    second = conferences.summaries()
+    assert second is not first
+    memo.forget_in_process()
+    third = conferences.summaries()  # from the shared cache again: equal, another object
+    assert third == second
+    assert third is not second

@@ -16,10 +16,10 @@ The archive's own ``conference`` field is not used: it holds the paper's slug on
 conference's site (``gpipe-efficient-training-of-giant-neural-1``), not a conference.
 
 Everything comes from one grouped read of the papers, remembered per data version
-(``catalogue.memo``). The site's proceeding pages and the API's conferences both read it. A
-request for one conference or proceeding, or for the list of conferences, reads a remembered
-entry of its own: the whole map (3,893 proceedings at archive size) is read back from the
-shared cache only when one of those is first computed.
+(``catalogue.memo``). The site's proceeding pages and the API's conferences both read it. The
+map and the list of conferences are also kept in each process's memory for the data version
+(3,893 proceedings at archive size: unpickled from the shared cache they cost more than the
+page), and one conference or proceeding has a remembered entry of its own.
 """
 
 import re
@@ -111,7 +111,7 @@ def derive(named: Iterable[tuple[str, int]]) -> dict[str, Conference]:
 
 def conferences() -> dict[str, Conference]:
     """Every conference, from one grouped read of the papers' proceedings (remembered)."""
-    return memo.remember("conferences", None, _conferences)
+    return memo.remember_in_process("conferences", lambda: memo.remember("conferences", None, _conferences))
 
 
 def _conferences() -> dict[str, Conference]:
@@ -121,7 +121,7 @@ def _conferences() -> dict[str, Conference]:
 
 def summaries() -> list[ConferenceSummary]:
     """Every conference in id order, without its proceedings (remembered)."""
-    return memo.remember("conference_summaries", None, _summaries)
+    return memo.remember_in_process("conference_summaries", _summaries)
 
 
 def _summaries() -> list[ConferenceSummary]:
