@@ -208,6 +208,11 @@ REPRO = {
         "loaded",
         None,
     ),
+    "floats PostgreSQL's jsonb rewrites": (
+        json.dumps(_doc((["arxiv_metadata"], {"big": 1.5e300, "zero": -0.0, "small": 1e-7, "int": 1e16}))),
+        "loaded",
+        None,
+    ),
     "deep nesting in arxiv_metadata": (
         json.dumps(_doc((["arxiv_metadata"], json.loads("[" * 500 + "]" * 500)))),
         "loaded",
@@ -332,7 +337,7 @@ hostile_scalars = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-(2**80), 2**80),
-    st.sampled_from(["@inf@", "@ninf@", 1.5, -0.0]),
+    st.sampled_from(["@inf@", "@ninf@", 1.5, -0.0, 1.5e300, 1e16]),
     hostile_text,
     st.sampled_from(
         [

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import decimal
 import functools
 import json
 import math
@@ -323,13 +324,16 @@ def as_json(value) -> str:
 
     PostgreSQL's JSON holds no U+0000 and no unpaired surrogate (in a key neither) and no
     number that is not finite (``1e400`` reads as infinity); SQLite would store them, so
-    both refuse them here. Unlike text (:func:`clean_text`) nothing is replaced: two keys
-    could become one. Walked without recursion: a deeply nested value is no stack overflow.
+    both refuse them here. A number is staged as jsonb keeps it (:func:`_as_jsonb_keeps`).
+    Unlike text (:func:`clean_text`) no character is replaced: two keys could become one.
+    Walked without recursion: a deeply nested value is no stack overflow.
     """
     try:
         text = json.dumps(value, allow_nan=False)
     except ValueError:
         raise ValueError("holds a number that is not finite") from None
+    if "e+" in text or "-0.0" in text:  # only then can a number read back otherwise (_as_jsonb_keeps)
+        text = json.dumps(json.loads(text, parse_float=_as_jsonb_keeps))
     # Only escapes can carry them: the walk is for text that has some.
     if "\\u0000" in text or "\\ud" in text:
         stack = [value]
@@ -344,6 +348,16 @@ def as_json(value) -> str:
             elif isinstance(item, list):
                 stack.extend(item)
     return text
+
+
+def _as_jsonb_keeps(literal: str) -> float | int:
+    """A JSON number as PostgreSQL's jsonb gives it back, so that SQLite stores the same: jsonb
+    keeps numbers as decimals, written out without an exponent (``1.5e+300`` comes back as an
+    integer of 301 digits, ``1e+16`` as 10000000000000000) and without a negative zero."""
+    if "e+" in literal or "E+" in literal:
+        return int(decimal.Decimal(literal))
+    number = float(literal)
+    return 0.0 if number == 0 else number
 
 
 def clean_text(fields: Fields, key, value: str) -> str:

@@ -77,11 +77,9 @@ def _extra(doc: Fields, kind: str) -> str | None:
             target = target.setdefault(parent, {})
         if isinstance(source, dict) and last in source:
             try:
-                as_json(source[last])
+                target[last] = json.loads(as_json(source[last]))
             except ValueError as exc:
                 doc.leave_out(name, str(exc))
-                continue
-            target[last] = source[last]
     kept = {k: v for k, v in kept.items() if v != {}}
     return json.dumps(kept, ensure_ascii=False) if kept else None
 
@@ -393,8 +391,7 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
         for k in ("syntology_url", "atlas_url", "mcp", "developers"):
             if k in syn.value:
                 try:
-                    as_json(syn.value[k])
-                    links[k] = syn.value[k]
+                    links[k] = json.loads(as_json(syn.value[k]))
                 except ValueError as exc:
                     syn.leave_out(k, str(exc))
         for k in ("syntology_url", "atlas_url", "developers"):
