@@ -278,10 +278,15 @@ def summary(by_status: Mapping[str, int]) -> dict[str, int]:
 
 def stated_paper_figures(places: list[Mapping]) -> dict:
     """A paper document's ``summary``, ``by_repo_kind`` and ``n_pointer_only_for_licence`` of the
-    places it lists (mappings as :func:`compute` reads them, with ``repo_kind``)."""
+    places it lists (mappings as :func:`compute` reads them, with ``repo_kind``).
+
+    ``by_repo_kind`` is what the format defines: per kind of the vocabulary, its places. A
+    place without a kind is of none (no ``unknown`` bucket, which no document states).
+    """
     kinds: dict[str, list[Mapping]] = {}
     for place in places:
-        kinds.setdefault(place["repo_kind"] or UNKNOWN_KIND, []).append(place)
+        if place["repo_kind"]:
+            kinds.setdefault(place["repo_kind"], []).append(place)
     values = compute(places)
     return {
         "summary": summary({s: values[by_status_name(s)] for s in Status.values}),

@@ -1,5 +1,7 @@
 """The whole catalogue as plain data keyed by natural keys (no database ids), for comparing two loads."""
 
+import json
+
 from catalogue import models as m
 
 
@@ -47,6 +49,8 @@ def catalogue_state(exclude=("id", "created_at", "last_load", "version")) -> dic
                 if field.is_relation:
                     targets = parents[model] if field.name == "parent" else maps[field.name]
                     value = targets.get(value) if value is not None else None
+                if isinstance(value, dict | list):  # PostgreSQL's jsonb orders keys its own way
+                    value = json.dumps(value, sort_keys=True)
                 row[field.name] = value
             out.append(repr(sorted(row.items())))
         return sorted(out)

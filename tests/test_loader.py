@@ -362,12 +362,6 @@ BAD_ROWS = {
         1,
         ("verification_level", 0),
     ),
-    "NUL in text": (
-        _set(["samples", 1, "title"], "a\x00b"),
-        "001_x.json: samples[1].title: holds a NUL character",
-        1,
-        ("status", "unverified"),  # the title is left out; the place itself is as stated
-    ),
 }
 
 

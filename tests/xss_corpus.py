@@ -25,7 +25,6 @@ EVIL = (
 )
 # For fields the loader caps at 100 characters (licence, framework, contract check).
 EVIL_SHORT = 'javascript:alert(6)//"><img src=x onerror=alert(7)><script>alert(8)</script>'
-TEN_MB = 10 * 1024 * 1024
 
 
 def _evil(label: str) -> str:

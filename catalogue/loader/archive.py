@@ -229,7 +229,7 @@ def read(dump: Dump, sha256: str) -> Iterator[Parsed]:
     kind = KINDS[dump.kind]
     reader = _READERS[dump.kind]
     ctx = _Context(stamp, _source(dump), itertools.count())
-    out = Parsed(url=dump.url, kind=kind, stamp=stamp)
+    out = Parsed(url=dump.url, kind=kind, stamp=stamp, file=dump.name)
     out.add(
         "document",
         url=dump.url,
@@ -242,12 +242,12 @@ def read(dump: Dump, sha256: str) -> Iterator[Parsed]:
         stamp=stamp,
     )
     for i, value in enumerate(records(dump)):
-        with out.row("record"):
+        with out.row("record", f"[{i}]"):
             record = Fields(dump.name, value, f"[{i}]", warnings=out.warnings)
             reader(out, record, ctx)
         if (i + 1) % BATCH_RECORDS == 0:
             yield out
-            out = Parsed(url=dump.url, kind=kind, stamp=stamp)
+            out = Parsed(url=dump.url, kind=kind, stamp=stamp, file=dump.name)
     yield out
 
 
@@ -309,15 +309,17 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
         out.add("task", slug=task_slug, name=name, stamp="1|" + stamp, detailed=False, doc_url=out.url)
         out.add("paper_task", pkey=pkey, stamp=stamp, slug=task_slug, rec=rec)
     for m in r.objects("methods"):
-        with out.row("method"):
-            name = m.str("name", required=True, max_length=500, blank=False).strip()
+        with out.row("method", m.path):
+            name = m.str(
+                "name", required=True, max_length=schema.max_chars("method", "name"), blank=False
+            ).strip()
             derived = identities.name_slug(name)
             out.add(
                 "method",
                 derived_slug=derived,
                 name=name,
                 name_key=identities.name_slug(name),
-                full_name=m.str("full_name", max_length=1000),
+                full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
                 stamp="1|" + stamp,
                 detailed=False,
             )
@@ -342,7 +344,7 @@ def _read_link(out: Parsed, r: Fields, ctx: _Context) -> None:
 
 def _read_task(out: Parsed, t: Fields, ctx: _Context, parent: str | None = None) -> None:
     stamp = ctx.stamp
-    name = t.str("task", required=True, max_length=500, blank=False).strip()
+    name = t.str("task", required=True, max_length=schema.max_chars("task", "name"), blank=False).strip()
     task_slug = identities.name_slug(name)
     out.add(
         "task",
@@ -360,17 +362,19 @@ def _read_task(out: Parsed, t: Fields, ctx: _Context, parent: str | None = None)
         out.add("area", slug=identities.name_slug(area), name=area, stamp=stamp)
         out.add("task_area", task_slug=task_slug, area_slug=identities.name_slug(area), stamp="1|" + stamp)
     for d in t.objects("datasets"):
-        with out.row("table"):
+        with out.row("table", d.path):
             _read_table(out, d, task_slug, ctx)
     for sub in t.objects("subtasks"):
-        with out.row("task"):
+        with out.row("task", sub.path):
             _read_task(out, sub, ctx, parent=task_slug)
 
 
 def _read_table(out: Parsed, d: Fields, task_slug: str, ctx: _Context, parent: str | None = None) -> None:
     """One evaluation table (a dataset under a task; a subdataset is a table of its own)."""
     stamp = ctx.stamp
-    own = d.str("dataset", max_length=500) or d.str("subdataset", max_length=500)
+    own = d.str("dataset", max_length=schema.max_chars("dataset", "name")) or d.str(
+        "subdataset", max_length=schema.max_chars("dataset", "name")
+    )
     if not own or not own.strip():
         d.fail("dataset", "is required (the table's dataset)")
     dataset = f"{parent} ({own.strip()})" if parent else own.strip()
@@ -394,10 +398,10 @@ def _read_table(out: Parsed, d: Fields, task_slug: str, ctx: _Context, parent: s
         )
     board = {"task_slug": task_slug, "dataset": dataset, "derived_dataset_slug": derived, "rec": rec}
     for position, row in enumerate(rows, 1):
-        with out.row("result"):
+        with out.row("result", row.path):
             _read_row(out, row, stamp, board, position, len(rows))
     for sub in d.objects("subdatasets"):
-        with out.row("table"):
+        with out.row("table", sub.path):
             _read_table(out, sub, task_slug, ctx, parent=dataset)
 
 
@@ -416,7 +420,7 @@ def _read_row(out: Parsed, row: Fields, stamp: str, board: dict, position: int, 
         row,
         pkey,
         stamp,
-        model=(row.str("model_name", max_length=500) or "").strip(),
+        model=(row.str("model_name", max_length=schema.max_chars("result", "model")) or "").strip(),
         rank_in_archive_order=position,
         of=of,
         paper_title=paper_title,
@@ -446,7 +450,7 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
     url = m.str("url")
     slug = identities.slug_from_url(url, "method")
-    name = (m.str("name", max_length=500) or "").strip()
+    name = (m.str("name", max_length=schema.max_chars("method", "name")) or "").strip()
     if not slug:
         if not name:
             m.fail("url", "names no method: neither a method URL nor a name")
@@ -457,7 +461,7 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
         derived_slug=slug,
         name=name or slug,
         name_key=identities.name_slug(name or slug),
-        full_name=m.str("full_name", max_length=1000),
+        full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
         stamp="2|" + stamp,
         detailed=True,
         **schema.METHOD.read(m, schema.DETAIL),
@@ -465,10 +469,12 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
         doc_url=out.url,
     )
     for c in m.objects("collections"):
-        with out.row("collection"):
-            collection = c.str("collection", required=True, max_length=500, blank=False).strip()
-            area_name = (c.str("area", max_length=500) or "").strip()
-            area_slug = (c.str("area_id", max_length=300) or "").strip() or (
+        with out.row("collection", c.path):
+            collection = c.str(
+                "collection", required=True, max_length=schema.max_chars("collection", "name"), blank=False
+            ).strip()
+            area_name = (c.str("area", max_length=schema.max_chars("area", "name")) or "").strip()
+            area_slug = (c.str("area_id", max_length=schema.max_chars("area", "slug")) or "").strip() or (
                 identities.name_slug(area_name) if area_name else None
             )
             if area_slug:
@@ -498,7 +504,7 @@ def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
     url = d.str("url")
     slug = identities.slug_from_url(url, "dataset")
-    name = (d.str("name", max_length=500) or "").strip()
+    name = (d.str("name", max_length=schema.max_chars("dataset", "name")) or "").strip()
     if not slug:
         if not name:
             d.fail("url", "names no dataset: neither a dataset URL nor a name")
@@ -521,8 +527,10 @@ def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
         doc_url=out.url,
     )
     for t in d.objects("tasks"):
-        with out.row("task"):
-            task_name = t.str("task", required=True, max_length=500, blank=False).strip()
+        with out.row("task", t.path):
+            task_name = t.str(
+                "task", required=True, max_length=schema.max_chars("task", "name"), blank=False
+            ).strip()
             task_slug = identities.slug_from_url(t.str("url"), "task") or identities.name_slug(task_name)
             out.add(
                 "task", slug=task_slug, name=task_name, stamp="1|" + stamp, detailed=False, doc_url=out.url

@@ -3,18 +3,28 @@
 A field, a row and a document each fail on their own. An optional field that is not what
 it should be is *left out* (as if the source did not state it) with a warning naming the
 file, the JSON path of the field and what was expected; a URL with text around it gives
-the URL. A row of a list (a result, a code link, a sample) whose required field is bad is
-*skipped* with such a warning, and the rest of its paper loads (:meth:`Parsed.row`). Only
-what leaves a document without an identity (no URL, no entry name, not JSON) refuses the
-whole document, with a :class:`SnapshotError`.
+the URL. Text the databases cannot store (U+0000, an unpaired surrogate) is made storable,
+visibly: replaced by U+FFFD, with a warning naming file and field. A row of a list (a
+result, a code link, a sample) whose required field is bad is *skipped* with such a
+warning, and the rest of its paper loads (:meth:`Parsed.row`). Only what leaves a document
+without an identity it can be stored under (no URL, no entry name, a slug longer than the
+database holds, not JSON) refuses the whole document, with a :class:`SnapshotError`.
+
+Every length rule is one declaration: the model field a staged column ends in (``schema``),
+read here when a field is read (so the warning names the document's field) and checked
+again on every staged row (:meth:`Parsed.add`: values the validator works out, such as a slug
+made from a name). So the database never sees a value it would refuse, and SQLite, which
+would store an over-long value, gives the same outcome as PostgreSQL, which would not.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import decimal
 import functools
 import json
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -25,7 +35,7 @@ from catalogue.loader.documents import SnapshotError
 
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 MAX_INT = 2**31 - 1
-NO_READ_AT = "0000-00-00T00:00:00.000000Z"
+NO_READ_AT = "0000-00-00T00:00:00.000000Z"  # below every real instant (years 1..9999)
 # A stamp that sorts below every other: a paper only *named* by a row of another kind (a code
 # link, a leaderboard row) gives its title only where nothing else does.
 MENTION_RANK = "!"
@@ -40,21 +50,39 @@ class Parsed:
     stamp: str
     rows: dict[str, list[tuple]] = field(default_factory=lambda: defaultdict(list))
     warnings: list[str] = field(default_factory=list)
+    file: str = ""  # what errors call the file
+    at: str = ""  # the JSON path of the record or row being read (``row``), for errors
 
     def add(self, table: str, **values) -> None:
-        """A row of staging table ``table`` (an unknown column is an error, a missing one NULL)."""
-        self.rows[table].append(schema.TABLES[table].row(**values))
+        """A row of staging table ``table`` (an unknown column is an error, a missing one NULL).
+
+        A text or JSON value longer than its column can hold fails, naming the record and the
+        stored field: most are checked as their document field is read; this is the net for
+        what the validator works out (a slug made from a name, a repository's key).
+        """
+        spec = schema.TABLES[table]
+        row = spec.row(**values)
+        for i, name, limit in spec.limits:
+            value = row[i]
+            if isinstance(value, str) and len(value) > limit:
+                where = f"{self.at}: {table}.{name}" if self.at else f"{table}.{name}"
+                raise SnapshotError(self.file, where, f"longer than {limit} characters ({len(value)})")
+        self.rows[table].append(row)
 
     @contextlib.contextmanager
-    def row(self, what: str = "row"):
-        """Rows added inside are kept only if nothing in them fails; a failure skips them, warning."""
+    def row(self, what: str = "row", at: str = ""):
+        """Rows added inside are kept only if nothing in them fails; a failure skips them, warning.
+        ``at``: the row's JSON path, which errors about values worked out from it name."""
         marks = {name: len(rows) for name, rows in self.rows.items()}
+        outer, self.at = self.at, at or self.at
         try:
             yield
         except SnapshotError as exc:
             for name, rows in self.rows.items():
                 del rows[marks.get(name, 0) :]
             self.warnings.append(f"{exc} ({what} skipped)")
+        finally:
+            self.at = outer
 
 
 class Fields:
@@ -73,6 +101,7 @@ class Fields:
     def at(self, key: str | int) -> str:
         if isinstance(key, int):
             return f"{self.path}[{key}]"
+        key = _BAD_CHARS.sub("\ufffd", key)  # a message must be storable too (a metric's name)
         return f"{self.path}.{key}" if self.path else key
 
     def fail(self, key, message):
@@ -123,6 +152,7 @@ class Fields:
         return value
 
     def str(self, key, required=False, max_length=None, blank=True) -> str | None:
+        """A text; ``max_length`` defaults to the cap on free text (``schema.MAX_TEXT_CHARS``)."""
         return self._optional(required, lambda: self._str(key, required, max_length, blank))
 
     def _str(self, key, required, max_length, blank) -> str | None:
@@ -131,12 +161,13 @@ class Fields:
             return None
         if not isinstance(value, str):
             self.fail(key, f"expected a string, got {_type(value)}")
+        max_length = max_length or schema.MAX_TEXT_CHARS
+        if len(value) > max_length:
+            self.fail(key, f"longer than {max_length} characters ({len(value)})")
         if self.check_chars:
-            check_text(self, key, value)
+            value = clean_text(self, key, value)
         if not blank and not value.strip():
             self.fail(key, "must not be empty")
-        if max_length and len(value) > max_length:
-            self.fail(key, f"longer than {max_length} characters ({len(value)})")
         return value
 
     def choice(self, key, choices, required=False) -> str | None:
@@ -177,7 +208,7 @@ class Fields:
 
     def date(self, key) -> dt.date | None:
         def read():
-            value = self._str(key, False, None, True)
+            value = self._str(key, False, 100, True)
             if value is None or value == "":
                 return None
             try:
@@ -188,23 +219,29 @@ class Fields:
         return self._optional(False, read)
 
     def datetime(self, key) -> dt.datetime | None:
+        """An ISO date-time, as UTC (one without an offset is UTC): PostgreSQL's timestamptz and
+        Python both hold years 1 to 9999 in UTC, so an instant outside them fails here."""
+
         def read():
-            value = self._str(key, False, None, True)
+            value = self._str(key, False, 100, True)
             if value is None or value == "":
                 return None
             try:
                 parsed = dt.datetime.fromisoformat(value)
             except ValueError:
-                self.fail(key, f"expected an ISO date-time, got {value!r}")
+                self.fail(key, f"expected an ISO date-time, got {value[:80]!r}")
             if parsed.tzinfo is None:
                 parsed = parsed.replace(tzinfo=dt.UTC)
-            return parsed.astimezone(dt.UTC)
+            try:
+                return parsed.astimezone(dt.UTC)
+            except OverflowError:
+                self.fail(key, f"{value!r} is outside years 1 to 9999 in UTC")
 
         return self._optional(False, read)
 
-    def url(self, key, required=False) -> str | None:
+    def url(self, key, required=False, max_length=1000) -> str | None:
         def read():
-            value = self._str(key, required, 1000, True)
+            value = self._str(key, required, max_length, True)
             if value is None or value == "":
                 return value
             if not re.match(r"^https?://[^\s/]+", value, re.IGNORECASE):
@@ -217,17 +254,21 @@ class Fields:
 
         return self._optional(required, read)
 
-    def json(self, key):
-        """A JSON value as text; one holding a NUL or an unpaired surrogate anywhere (a key too) is
-        left out, warning: PostgreSQL's JSON cannot hold them, and SQLite must not differ."""
+    def json(self, key, max_length=None):
+        """A JSON value as text (:func:`as_json`); one PostgreSQL's JSON cannot hold is left out, warning."""
 
         def read():
             value = self._get(key, False)
             if value is None:
                 return None
-            if self.check_chars and _holds_bad_chars(value):
-                self.fail(key, "holds a NUL character or an unpaired surrogate")
-            return json.dumps(value)
+            try:
+                text = as_json(value)
+            except ValueError as exc:
+                self.fail(key, str(exc))
+            limit = max_length or schema.MAX_TEXT_CHARS
+            if len(text) > limit:
+                self.fail(key, f"longer than {limit} characters as JSON ({len(text)})")
+            return text
 
         return self._optional(False, read)
 
@@ -256,6 +297,7 @@ class _NotAnObject:
     """A list item that should be an object and is not: fails as soon as anything reads it."""
 
     def __init__(self, parent: Fields, path: str, item):
+        self.path = path  # what a row of it is called, in the warning that skips it
         self._error = SnapshotError(parent.file, path, f"expected an object, got {_type(item)}")
 
     def __getattr__(self, name):
@@ -277,27 +319,76 @@ def _type(value) -> str:
     )
 
 
-def _holds_bad_chars(value) -> bool:
-    """Whether any string in a JSON value, keys included, holds what ``_BAD_CHARS`` matches."""
-    if isinstance(value, str):
-        return bool(_BAD_CHARS.search(value))
-    if isinstance(value, dict):
-        return any(_holds_bad_chars(k) or _holds_bad_chars(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_holds_bad_chars(v) for v in value)
-    return False
+def as_json(value) -> str:
+    """A JSON value as the text staged for a JSON column, or ValueError saying why it cannot be.
+
+    PostgreSQL's JSON holds no U+0000 and no unpaired surrogate (in a key neither) and no
+    number that is not finite (``1e400`` reads as infinity); SQLite would store them, so
+    both refuse them here. A number is staged as jsonb keeps it (:func:`_as_jsonb_keeps`).
+    Unlike text (:func:`clean_text`) no character is replaced: two keys could become one.
+    Walked without recursion: a deeply nested value is no stack overflow.
+    """
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except ValueError:
+        raise ValueError("holds a number that is not finite") from None
+    if "e+" in text or "-0.0" in text:  # only then can a number read back otherwise (_as_jsonb_keeps)
+        text = json.dumps(json.loads(text, parse_float=_as_jsonb_keeps))
+    # Only escapes can carry them: the walk is for text that has some.
+    if "\\u0000" in text or "\\ud" in text:
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                if _BAD_CHARS.search(item):
+                    raise ValueError("holds a NUL character or an unpaired surrogate")
+            elif isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+    return text
 
 
-def check_text(fields: Fields, key, value: str) -> str:
-    if m := _BAD_CHARS.search(value):
-        what = "a NUL character" if m[0] == "\x00" else "an unpaired surrogate"
-        fields.fail(key, f"holds {what} at position {m.start()}")
-    return value
+def _as_jsonb_keeps(literal: str) -> float | int:
+    """A JSON number as PostgreSQL's jsonb gives it back, so that SQLite stores the same: jsonb
+    keeps numbers as decimals, written out without an exponent (``1.5e+300`` comes back as an
+    integer of 301 digits, ``1e+16`` as 10000000000000000) and without a negative zero."""
+    if "e+" in literal or "E+" in literal:
+        return int(decimal.Decimal(literal))
+    number = float(literal)
+    return 0.0 if number == 0 else number
+
+
+def clean_text(fields: Fields, key, value: str) -> str:
+    """``value`` with each U+0000 and unpaired surrogate replaced by U+FFFD, warning where there were
+    some: neither database can store them in text (PostgreSQL refuses them; SQLite must not differ)."""
+    found = _BAD_CHARS.findall(value)
+    if not found:
+        return value
+    first = _BAD_CHARS.search(value)
+    what = "a NUL character" if first[0] == "\x00" else "an unpaired surrogate"
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    cleaned = _BAD_CHARS.sub("\ufffd", value)
+    if fields.warnings is None:
+        fields.fail(key, f"holds {what} at position {first.start()}")
+    fields.warnings.append(
+        f"{fields.file}: {fields.at(key)}: {what} at position {first.start()} replaced with U+FFFD{more}"
+    )
+    return cleaned
 
 
 def make_stamp(read_at: dt.datetime | None, sha256: str) -> str:
-    """The order of document versions: newest ``read_at`` first, content hash to break ties."""
-    when = read_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if read_at else NO_READ_AT
+    """The order of document versions: newest ``read_at`` first, content hash to break ties.
+
+    Stamps are compared as text (in Python and in the merge's SQL), so the instant is written
+    in UTC with a fixed width (a four-digit year: ``strftime('%Y')`` gives ``999`` for year 999,
+    which sorted above ``2026``): text order is then time order for years 1 to 9999.
+    """
+    if read_at is None:
+        return f"{NO_READ_AT}|{sha256[:16]}"
+    utc = read_at.astimezone(dt.UTC) if read_at.tzinfo else read_at
+    when = utc.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
     return f"{when}|{sha256[:16]}"
 
 
@@ -314,17 +405,21 @@ def paper_key(arxiv_id: str | None, slug: str) -> str:
 
 
 def metrics_json(metrics: Fields | None) -> str:
-    """A result's metrics (name -> value as given, numbers as text), each checked."""
+    """A result's metrics (name -> value as given, numbers as text), each checked; names and
+    texts cleaned (:func:`clean_text`), a number that is not finite failing the result."""
     if metrics is None:
         return "{}"
+    checked = {}
     for name, value in metrics.value.items():
         if not (value is None or isinstance(value, (str, int, float))) or isinstance(value, bool):
             metrics.fail(name, f"expected a string or number, got {_type(value)}")
+        if isinstance(value, float) and not math.isfinite(value):
+            metrics.fail(name, f"expected a finite number, got {value}")
+        clean_name = clean_text(metrics, name, name)
         if isinstance(value, str):
-            check_text(metrics, name, value)
-    return json.dumps(
-        {str(k): (v if isinstance(v, str) or v is None else str(v)) for k, v in metrics.value.items()}
-    )
+            value = clean_text(metrics, name, value)
+        checked[clean_name] = value if isinstance(value, str) or value is None else str(value)
+    return json.dumps(checked)
 
 
 def text_list(fields: Fields, key: str) -> list[str]:
@@ -336,7 +431,9 @@ def text_list(fields: Fields, key: str) -> list[str]:
         try:
             if not isinstance(item, str):
                 fields.fail(f"{key}[{i}]", f"expected a string, got {_type(item)}")
-            out.append(check_text(fields, f"{key}[{i}]", item))
+            if len(item) > schema.MAX_TEXT_CHARS:
+                fields.fail(f"{key}[{i}]", f"longer than {schema.MAX_TEXT_CHARS} characters ({len(item)})")
+            out.append(clean_text(fields, f"{key}[{i}]", item))
         except SnapshotError as exc:
             if fields.warnings is None:
                 raise

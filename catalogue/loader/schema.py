@@ -14,11 +14,25 @@ A row is built with :meth:`Table.row`: a column the table does not know is an er
 a silently dropped value; a column left out is NULL, which means "not stated" (a code-entry
 document's view of a paper states no abstract). ``tests/test_schema.py`` checks every
 ``field`` against the models.
+
+How long a text may be is declared once, by the model field it ends in (its ``max_length``;
+``stored`` names that field for a column routed by hand), and the validator reads it from
+there: as it reads the document's field (:meth:`Table.read`), and on every staged row
+(``fields.Parsed.add``). Free text the models hold unbounded is capped at ``MAX_TEXT_CHARS``.
 """
 
+import functools
 from dataclasses import dataclass
 
+from django.apps import apps
+
 from catalogue.models.vocabulary import RepoKind, Status
+
+# The cap on one free text (an abstract, a description) and on one JSON value: about a
+# hundred times the longest real abstract. A longer field is left out, warning (its row
+# skipped, when it is required): not cut short, since a truncated abstract would be shown
+# as the source's words; and a 50 MB abstract would make a 100 MB page.
+MAX_TEXT_CHARS = 1_000_000
 
 # Column types: t text, i integer, b boolean, d date, ts timestamp, j JSON.
 TEXT, INTEGER, BOOLEAN, DATE, TIMESTAMP, JSON = "t", "i", "b", "d", "ts", "j"
@@ -54,12 +68,18 @@ class Read:
     required: bool = False
     blank_as: str | None = ""  # what a document states for a blank text: "" (paths), or null (names)
 
-    def value(self, fields, key: str):
+    def value(self, fields, key: str, bound: int | None = None):
+        """The field's value; ``bound``: what its column holds (a ``max_length`` here is tighter)."""
+        limit = min(self.max_length or bound or MAX_TEXT_CHARS, bound or MAX_TEXT_CHARS)
         if self.how == "str":
-            value = fields.str(key, self.required, max_length=self.max_length)
+            value = fields.str(key, self.required, max_length=limit)
+        elif self.how == "url":
+            value = fields.url(key, self.required, max_length=limit)
+        elif self.how == "json":
+            value = fields.json(key, max_length=limit)
         elif self.how == "choice":
             value = fields.choice(key, self.choices, self.required)
-        elif self.how in ("url", "json", "flag", "int"):
+        elif self.how in ("flag", "int"):
             value = getattr(fields, self.how)(key, **({"required": True} if self.required else {}))
         else:
             raise ValueError(f"no such reading: {self.how}")
@@ -73,8 +93,8 @@ class Read:
         return value
 
 
-def text(max_length: int | None = None, empty: str | None = "", blank_as: str | None = "") -> Read:
-    return Read("str", max_length=max_length, empty=empty, blank_as=blank_as)
+def text(empty: str | None = "", blank_as: str | None = "") -> Read:
+    return Read("str", empty=empty, blank_as=blank_as)
 
 
 URL = Read("url", empty="")
@@ -91,6 +111,7 @@ class Column:
     read: Read | None = None
     group: str | None = None
     to: str | None = None  # the model field, when it is not named like the column
+    stored: str | None = None  # "Model.field" a column without a ``group`` ends in: its bound
 
     @property
     def field(self) -> str | None:
@@ -127,7 +148,33 @@ class Table:
 
     def read(self, fields, group: str) -> dict:
         """The values of the group's document fields, read (and checked) from ``fields``."""
-        return {c.name: c.read.value(fields, c.doc) for c in self.group(group) if c.read}
+        return {
+            c.name: c.read.value(fields, c.doc, self.max_chars(c.name)) for c in self.group(group) if c.read
+        }
+
+    def max_chars(self, name: str) -> int:
+        """How many characters column ``name`` holds: its model field's ``max_length``, else the cap."""
+        return self._bounds[name]
+
+    @functools.cached_property
+    def _bounds(self) -> dict[str, int]:
+        # Read from the models on first use: they are not loaded yet when this module is.
+        bounds = {}
+        for c in self.columns:
+            target = c.stored or (f"{self.model}.{c.field}" if self.model and c.field else None)
+            max_length = None
+            if target and c.type == TEXT:
+                model, name = target.split(".")
+                max_length = apps.get_model("catalogue", model)._meta.get_field(name).max_length
+            bounds[c.name] = max_length or MAX_TEXT_CHARS
+        return bounds
+
+    @functools.cached_property
+    def limits(self) -> tuple[tuple[int, str, int], ...]:
+        """(position, name, characters held) of each text and JSON column, for checking a staged row."""
+        return tuple(
+            (i, c.name, self._bounds[c.name]) for i, c in enumerate(self.columns) if c.type in (TEXT, JSON)
+        )
 
     def export(self, obj, group: str) -> dict:
         """The group's document fields from a model object, as a document states them."""
@@ -142,24 +189,24 @@ PAPER = Table(
     "paper",
     [
         Column("pkey", TEXT),
-        Column("arxiv_id", TEXT),
-        Column("slug", TEXT),
+        Column("arxiv_id", TEXT, stored="Paper.arxiv_id"),
+        Column("slug", TEXT, stored="Paper.slug"),
         Column("view", TEXT),
         Column("stamp", TEXT),
         Column("title", TEXT, group=STAMP),  # stripped; a curator's correction stands (merge)
         Column("title_source", TEXT, group=STAMP),
         Column("date", DATE, group=STAMP),
         Column("month", TEXT, group=STAMP),
-        Column("proceeding", TEXT, "proceeding", text(500, blank_as=None), PAPER_DOCUMENT),
+        Column("proceeding", TEXT, "proceeding", text(blank_as=None), PAPER_DOCUMENT),
         Column("abstract", TEXT, "abstract", text(), PAPER_DOCUMENT),
         Column("url_abs", TEXT, "url_abs", URL, PAPER_DOCUMENT),
         Column("url_pdf", TEXT, "url_pdf", URL, PAPER_DOCUMENT),
         Column("source", JSON, "source", AS_JSON, PAPER_DOCUMENT),
-        Column("conference", TEXT, "conference", text(500), ARCHIVE_RECORD),
+        Column("conference", TEXT, "conference", text(), ARCHIVE_RECORD),
         Column("conference_url_abs", TEXT, "conference_url_abs", URL, ARCHIVE_RECORD),
         Column("conference_url_pdf", TEXT, "conference_url_pdf", URL, ARCHIVE_RECORD),
-        Column("nips_id", TEXT, "nips_id", text(100), ARCHIVE_RECORD),
-        Column("openreview_id", TEXT, "openreview_id", text(100), ARCHIVE_RECORD),
+        Column("nips_id", TEXT, "nips_id", text(), ARCHIVE_RECORD),
+        Column("openreview_id", TEXT, "openreview_id", text(), ARCHIVE_RECORD),
         Column("syntology_read_at", TIMESTAMP, group=SYNTOLOGY),
         Column("syntology_claim", TEXT, group=SYNTOLOGY),
         Column("syntology_links", JSON, group=SYNTOLOGY),
@@ -182,22 +229,22 @@ SAMPLE = Table(
     "sample",
     [
         Column("pkey", TEXT),
-        Column("sha", TEXT),
-        Column("entry_name", TEXT),
-        Column("repo_key", TEXT),
-        Column("path", TEXT, "path", text(1000), STAMP),
+        Column("sha", TEXT, stored="CodeBody.sha256_prefix"),
+        Column("entry_name", TEXT, stored="CodeEntry.name"),
+        Column("repo_key", TEXT, stored="Repo.key"),
+        Column("path", TEXT, "path", text(), STAMP),
         Column("file_url", TEXT, "file_url", Read("url"), STAMP),
         Column("status", TEXT, "status", Read("choice", choices=Status, required=True), STAMP),
         Column("verification_level", INTEGER, "verification_level", Read("int", empty=0), STAMP),
-        Column("contract_check", TEXT, "contract_check", text(100, empty=None), STAMP),
-        Column("metamorphic_tier", TEXT, "metamorphic_tier", text(100, empty=None), STAMP),
+        Column("contract_check", TEXT, "contract_check", text(empty=None), STAMP),
+        Column("metamorphic_tier", TEXT, "metamorphic_tier", text(empty=None), STAMP),
         Column("behaviour_fingerprint", BOOLEAN, "behaviour_fingerprint", FLAG_OR_FALSE, STAMP),
-        Column("licence", TEXT, "licence", text(100, empty=None), STAMP),
+        Column("licence", TEXT, "licence", text(empty=None), STAMP),
         Column("inline_ok", BOOLEAN, "inline_ok", FLAG_OR_FALSE, STAMP),
         Column("view", TEXT),
         Column("repo_kind", TEXT, "repo_kind", Read("choice", choices=RepoKind), PAPER_VIEW),
-        Column("link_basis", TEXT, "link_basis", text(100), PAPER_VIEW),
-        Column("language", TEXT, "language", text(50), PAPER_VIEW),
+        Column("link_basis", TEXT, "link_basis", text(), PAPER_VIEW),
+        Column("language", TEXT, "language", text(), PAPER_VIEW),
         Column("stamp", TEXT),
         Column("doc_url", TEXT),
     ],
@@ -209,13 +256,13 @@ CODE_LINK = Table(
     "code_link",
     [
         Column("pkey", TEXT),
-        Column("repo_key", TEXT),
-        Column("sub_path", TEXT),
+        Column("repo_key", TEXT, stored="Repo.key"),
+        Column("sub_path", TEXT, stored="CodeLink.sub_path"),
         Column("repo_url", TEXT, group=STAMP),  # required and parsed into repo_key + sub_path
         Column("is_official", BOOLEAN, "is_official", FLAG, STAMP),
         Column("mentioned_in_paper", BOOLEAN, "mentioned_in_paper", FLAG, STAMP),
         Column("mentioned_in_github", BOOLEAN, "mentioned_in_github", FLAG, STAMP),
-        Column("framework", TEXT, "framework", text(100, blank_as=None), STAMP),
+        Column("framework", TEXT, "framework", text(blank_as=None), STAMP),
         Column("stamp", TEXT),
         Column("doc_url", TEXT),
         Column("rec", INTEGER),
@@ -231,10 +278,10 @@ RESULT = Table(
     "result",
     [
         Column("pkey", TEXT),
-        Column("task_slug", TEXT),
-        Column("dataset", TEXT),
-        Column("dataset_slug", TEXT),
-        Column("derived_dataset_slug", TEXT),
+        Column("task_slug", TEXT, stored="Task.slug"),
+        Column("dataset", TEXT, stored="Dataset.name"),
+        Column("dataset_slug", TEXT, stored="Dataset.slug"),
+        Column("derived_dataset_slug", TEXT, stored="Dataset.slug"),
         Column("row_key", TEXT),
         Column("model", TEXT, group=STAMP),
         Column("rank_in_archive_order", INTEGER, "rank_in_archive_order", Read("int"), STAMP),
@@ -257,9 +304,9 @@ HARVESTED_REPO = Table(
     "harvested_repo",
     [
         Column("pkey", TEXT),
-        Column("repo_key", TEXT),
-        Column("sub_path", TEXT),
-        Column("provenance", TEXT, "provenance", text(300), STAMP),
+        Column("repo_key", TEXT, stored="Repo.key"),
+        Column("sub_path", TEXT, stored="HarvestedRepo.sub_path"),
+        Column("provenance", TEXT, "provenance", text(), STAMP),
         Column("stamp", TEXT),
         Column("doc_url", TEXT),
     ],
@@ -273,12 +320,12 @@ HARVESTED_REPO = Table(
 TASK = Table(
     "task",
     [
-        Column("slug", TEXT),
+        Column("slug", TEXT, stored="Task.slug"),
         Column("name", TEXT, group=STAMP),
         Column("stamp", TEXT),
         Column("detailed", BOOLEAN),
         Column("description", TEXT, group=DETAIL),
-        Column("parent_slug", TEXT),  # merged by hand: the parent task's id
+        Column("parent_slug", TEXT, stored="Task.slug"),  # merged by hand: the parent task's id
         Column("synonyms", JSON, group=DETAIL),
         Column("source_link", JSON, group=DETAIL),
         Column("doc_url", TEXT),
@@ -290,11 +337,11 @@ TASK = Table(
 METHOD = Table(
     "method",
     [
-        Column("slug", TEXT),
-        Column("derived_slug", TEXT),
+        Column("slug", TEXT, stored="Method.slug"),
+        Column("derived_slug", TEXT, stored="Method.slug"),
         Column("name_key", TEXT),  # the slug its name gives: names that differ only by case are one
         Column("name", TEXT, group=STAMP),
-        Column("full_name", TEXT, "full_name", text(1000, empty=None), STAMP),
+        Column("full_name", TEXT, "full_name", text(empty=None), STAMP),
         Column("stamp", TEXT),
         Column("detailed", BOOLEAN),
         Column("description", TEXT, "description", text(), DETAIL),
@@ -313,13 +360,13 @@ METHOD = Table(
 DATASET = Table(
     "dataset",
     [
-        Column("slug", TEXT),
-        Column("derived_slug", TEXT),
+        Column("slug", TEXT, stored="Dataset.slug"),
+        Column("derived_slug", TEXT, stored="Dataset.slug"),
         Column("name_key", TEXT),  # the slug its name gives: names that differ only by case are one
         Column("name", TEXT, group=STAMP),
         Column("stamp", TEXT),
         Column("detailed", BOOLEAN),
-        Column("full_name", TEXT, "full_name", text(1000), DETAIL),
+        Column("full_name", TEXT, "full_name", text(), DETAIL),
         Column("description", TEXT, "description", text(), DETAIL),
         Column("homepage", TEXT, "homepage", URL, DETAIL),
         Column("introduced_date", DATE, group=DETAIL),
@@ -328,7 +375,7 @@ DATASET = Table(
         Column("variants", JSON, group=DETAIL),
         Column("num_papers", INTEGER, "num_papers", Read("int"), DETAIL),
         Column("data_loaders", JSON, group=DETAIL),
-        Column("parent_name", TEXT),  # a subdataset's table: the dataset it is part of
+        Column("parent_name", TEXT, stored="Dataset.name"),  # a subdataset's table: the dataset it is part of
         Column("paper_pkey", TEXT),  # merged by hand: the paper the record says introduced it
         Column("doc_url", TEXT),
     ],
@@ -343,9 +390,9 @@ MAX_CODE_CHARS = 100_000  # a routine's text, not a repository's
 BODY = Table(
     "body",
     [
-        Column("sha", TEXT),
+        Column("sha", TEXT, stored="CodeBody.sha256_prefix"),
         Column("code", TEXT, "code", Read("str", max_length=MAX_CODE_CHARS), CODE_TEXT),
-        Column("language", TEXT, "language", text(50), CODE_TEXT, to="code_language"),
+        Column("language", TEXT, "language", text(), CODE_TEXT, to="code_language"),
         Column("stamp", TEXT),  # the document's, where the row gives a text; NULL otherwise
         Column("doc_url", TEXT),
     ],
@@ -356,10 +403,10 @@ BODY = Table(
 LEADERBOARD = Table(
     "leaderboard",
     [
-        Column("task_slug", TEXT),
-        Column("dataset", TEXT),
-        Column("dataset_slug", TEXT),
-        Column("derived_dataset_slug", TEXT),
+        Column("task_slug", TEXT, stored="Task.slug"),
+        Column("dataset", TEXT, stored="Dataset.name"),
+        Column("dataset_slug", TEXT, stored="Dataset.slug"),
+        Column("derived_dataset_slug", TEXT, stored="Dataset.slug"),
         Column("slug", TEXT, group=STAMP),
         Column("metrics", JSON, group=TABLE),  # the table's columns, in its order
         Column("description", TEXT, group=TABLE),  # what the table says of its dataset
@@ -388,7 +435,7 @@ TABLES: dict[str, Table] = {
         Table(
             "document",
             [
-                Column("url", TEXT),
+                Column("url", TEXT, stored="SourceDocument.url"),
                 Column("kind", TEXT, group=STAMP),
                 Column("sha256", TEXT, group=STAMP),
                 Column("file_name", TEXT, group=STAMP),
@@ -407,28 +454,44 @@ TABLES: dict[str, Table] = {
                 Column("pkey", TEXT),
                 Column("stamp", TEXT),
                 Column("position", INTEGER),
-                Column("name", TEXT),
+                Column("name", TEXT, stored="Author.name"),
                 Column("rec", INTEGER),  # the record of its paper: a dump may hold one paper twice
             ],
         ),
         Table(
             "area",
-            [Column("slug", TEXT), Column("name", TEXT, group=STAMP), Column("stamp", TEXT)],
+            [
+                Column("slug", TEXT, stored="Area.slug"),
+                Column("name", TEXT, group=STAMP),
+                Column("stamp", TEXT),
+            ],
             model="Area",
         ),
         TASK,
         # Lists a task's, method's or dataset's details own: each row has its owner row's stamp.
-        Table("task_area", [Column("task_slug", TEXT), Column("area_slug", TEXT), Column("stamp", TEXT)]),
+        Table(
+            "task_area",
+            [
+                Column("task_slug", TEXT, stored="Task.slug"),
+                Column("area_slug", TEXT, stored="Area.slug"),
+                Column("stamp", TEXT),
+            ],
+        ),
         Table(
             "paper_task",
-            [Column("pkey", TEXT), Column("stamp", TEXT), Column("slug", TEXT), Column("rec", INTEGER)],
+            [
+                Column("pkey", TEXT),
+                Column("stamp", TEXT),
+                Column("slug", TEXT, stored="Task.slug"),
+                Column("rec", INTEGER),
+            ],
         ),
         Table(
             "collection",
             [
-                Column("slug", TEXT),
+                Column("slug", TEXT, stored="MethodCollection.slug"),
                 Column("name", TEXT, group=STAMP),
-                Column("area_slug", TEXT),  # merged by hand: the area's id
+                Column("area_slug", TEXT, stored="Area.slug"),  # merged by hand: the area's id
                 Column("stamp", TEXT),
             ],
             model="MethodCollection",
@@ -438,10 +501,10 @@ TABLES: dict[str, Table] = {
         Table(
             "method_collection",
             [
-                Column("method_slug", TEXT),
-                Column("method_name", TEXT),
-                Column("derived_slug", TEXT),
-                Column("collection_slug", TEXT),
+                Column("method_slug", TEXT, stored="Method.slug"),
+                Column("method_name", TEXT, stored="Method.name"),
+                Column("derived_slug", TEXT, stored="Method.slug"),
+                Column("collection_slug", TEXT, stored="MethodCollection.slug"),
                 Column("stamp", TEXT),
             ],
         ),
@@ -450,9 +513,9 @@ TABLES: dict[str, Table] = {
             [
                 Column("pkey", TEXT),
                 Column("stamp", TEXT),
-                Column("slug", TEXT),
-                Column("name", TEXT),
-                Column("derived_slug", TEXT),
+                Column("slug", TEXT, stored="Method.slug"),
+                Column("name", TEXT, stored="Method.name"),
+                Column("derived_slug", TEXT, stored="Method.slug"),
                 Column("introduced", BOOLEAN),
                 Column("rec", INTEGER),
             ],
@@ -460,16 +523,20 @@ TABLES: dict[str, Table] = {
         DATASET,
         Table(
             "dataset_task",
-            [Column("dataset_slug", TEXT), Column("task_slug", TEXT), Column("stamp", TEXT)],
+            [
+                Column("dataset_slug", TEXT, stored="Dataset.slug"),
+                Column("task_slug", TEXT, stored="Task.slug"),
+                Column("stamp", TEXT),
+            ],
         ),
         Table(
             "paper_dataset",
             [
                 Column("pkey", TEXT),
                 Column("stamp", TEXT),
-                Column("name", TEXT),
-                Column("slug", TEXT),
-                Column("derived_slug", TEXT),
+                Column("name", TEXT, stored="Dataset.name"),
+                Column("slug", TEXT, stored="Dataset.slug"),
+                Column("derived_slug", TEXT, stored="Dataset.slug"),
             ],
         ),
         LEADERBOARD,
@@ -477,12 +544,12 @@ TABLES: dict[str, Table] = {
         Table(
             "repo",
             [
-                Column("key", TEXT),
+                Column("key", TEXT, stored="Repo.key"),
                 Column("host", TEXT, group=STAMP),
                 Column("owner", TEXT, group=STAMP),
                 Column("name", TEXT, group=STAMP),
-                Column("reach_status", TEXT, "status", text(50), STAMP),  # of the ``reach`` object
-                Column("spdx", TEXT, "spdx", text(100), STAMP),  # of the ``reach`` object
+                Column("reach_status", TEXT, "status", text(), STAMP),  # of the ``reach`` object
+                Column("spdx", TEXT, "spdx", text(), STAMP),  # of the ``reach`` object
                 Column("stamp", TEXT),
             ],
             model="Repo",
@@ -492,7 +559,7 @@ TABLES: dict[str, Table] = {
         Table(
             "entry",
             [
-                Column("name", TEXT),
+                Column("name", TEXT, stored="CodeEntry.name"),
                 Column("slug", TEXT, group=STAMP),
                 Column("claim", TEXT, group=STAMP),  # stated by the entry's own document only
                 Column("stamp", TEXT),
@@ -509,16 +576,16 @@ TABLES: dict[str, Table] = {
             [
                 Column("field", TEXT),
                 Column("pkey", TEXT),  # the paper; of a place: with its body and entry
-                Column("sha", TEXT),
-                Column("entry_name", TEXT),
+                Column("sha", TEXT, stored="CodeBody.sha256_prefix"),
+                Column("entry_name", TEXT, stored="CodeEntry.name"),
                 Column("value", TEXT),
                 Column("previous_value", TEXT),
                 Column("upstream_value", TEXT),
                 Column("reason", TEXT),
-                Column("curator_name", TEXT),
+                Column("curator_name", TEXT, stored="Correction.curator_name"),
                 Column("created_at", TIMESTAMP),
                 Column("removed_at", TIMESTAMP),
-                Column("removed_by_name", TEXT),
+                Column("removed_by_name", TEXT, stored="Correction.removed_by_name"),
                 Column("removal_reason", TEXT),
                 Column("doc_url", TEXT),
                 Column("rec", INTEGER),
@@ -526,6 +593,12 @@ TABLES: dict[str, Table] = {
         ),
     )
 }
+
+
+def max_chars(table: str, column: str) -> int:
+    """How many characters ``stg_<table>.<column>`` holds (:meth:`Table.max_chars`)."""
+    return TABLES[table].max_chars(column)
+
 
 # What a document says of itself that no model holds, by document kind: kept on its
 # SourceDocument (``extra``) and written back by dump_snapshot. A dotted name is a field of

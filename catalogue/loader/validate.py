@@ -21,7 +21,8 @@ from catalogue.loader.fields import (
     MENTION_RANK,
     Fields,
     Parsed,
-    check_text,
+    as_json,
+    clean_text,
     dates,
     make_stamp,
     metrics_json,
@@ -38,7 +39,7 @@ __all__ = ["MENTION_RANK", "Parsed", "make_stamp", "parse"]
 def parse(raw: RawDocument) -> Parsed:
     # The fields left out and the rows skipped are warned of in the document's Parsed.
     doc = Fields(raw.name, raw.value, check_chars=raw.may_hold_bad_chars, warnings=[])
-    url = doc.str("url", required=True, max_length=500)
+    url = doc.str("url", required=True, max_length=schema.max_chars("document", "url"))
     if slug := identities.slug_from_path(url, "/paper/"):
         return _parse_paper(doc, raw, url, slug)
     if slug := identities.slug_from_path(url, "/code/"):
@@ -59,22 +60,26 @@ def _document_row(out: Parsed, doc: Fields, raw: RawDocument, read_at, stamp) ->
         file_name=raw.name,
         read_at=read_at,
         stamp=stamp,
-        extra=_extra(doc.value, out.kind),
+        extra=_extra(doc, out.kind),
         **schema.TABLES["document"].read(doc, schema.STAMP),
     )
 
 
-def _extra(value: dict, kind: str) -> str | None:
-    """The document's fields of ``schema.EXTRA_FIELDS`` (JSON, as given), or None if it has none."""
+def _extra(doc: Fields, kind: str) -> str | None:
+    """The document's fields of ``schema.EXTRA_FIELDS`` (JSON, as given), or None if it has none;
+    one no database could hold (:func:`fields.as_json`) is left out, warning."""
     kept: dict = {}
     for name in schema.EXTRA_FIELDS.get(kind, ()):
         *parents, last = name.split(".")
-        source, target = value, kept
+        source, target = doc.value, kept
         for parent in parents:
             source = source.get(parent) if isinstance(source, dict) else None
             target = target.setdefault(parent, {})
         if isinstance(source, dict) and last in source:
-            target[last] = source[last]
+            try:
+                target[last] = json.loads(as_json(source[last]))
+            except ValueError as exc:
+                doc.leave_out(name, str(exc))
     kept = {k: v for k, v in kept.items() if v != {}}
     return json.dumps(kept, ensure_ascii=False) if kept else None
 
@@ -92,10 +97,10 @@ def _parse_corrections(doc: Fields, raw: RawDocument, url: str) -> Parsed:
     """
     read_at = doc.datetime("read_at")
     stamp = make_stamp(read_at, raw.sha256)
-    out = Parsed(url=url, kind=DocumentKind.CORRECTIONS, stamp=stamp, warnings=doc.warnings)
+    out = Parsed(url=url, kind=DocumentKind.CORRECTIONS, stamp=stamp, warnings=doc.warnings, file=raw.name)
     _document_row(out, doc, raw, read_at, stamp)
     for rec, c in enumerate(doc.objects("corrections")):
-        with out.row("correction"):
+        with out.row("correction", c.path):
             _correction(out, c, rec)
     return out
 
@@ -103,14 +108,14 @@ def _parse_corrections(doc: Fields, raw: RawDocument, url: str) -> Parsed:
 def _correction(out: Parsed, c: Fields, rec: int) -> None:
     field = c.choice("field", Correction.Field, required=True)
     arxiv_id = _arxiv(c)
-    paper_path = c.str("paper", required=True, max_length=400)
+    paper_path = c.str("paper", required=True)
     slug = identities.slug_from_path(paper_path, "/paper/")
     if slug is None:
         c.fail("paper", f"expected /paper/<slug>, got {paper_path[:80]!r}")
     value = c.str("value", required=True, blank=False)
     sha = entry = None
     if field == Correction.Field.STATUS:
-        entry = c.str("entry", required=True, max_length=500, blank=False)
+        entry = c.str("entry", required=True, max_length=schema.max_chars("entry", "name"), blank=False)
         sha = c.str("code_sha256_prefix", required=True)
         if not _SHA16.match(sha):
             c.fail("code_sha256_prefix", f"expected 16 lower-case hex digits, got {sha[:40]!r}")
@@ -133,10 +138,14 @@ def _correction(out: Parsed, c: Fields, rec: int) -> None:
         previous_value=c.str("previous_value", required=True),
         upstream_value=c.str("snapshot_value", required=True),
         reason=c.str("reason") or "",
-        curator_name=(c.str("curator", max_length=80) or ""),
+        curator_name=(c.str("curator", max_length=schema.max_chars("correction", "curator_name")) or ""),
         created_at=made_at,
         removed_at=removed_at,
-        removed_by_name=(removed.str("curator", max_length=80) or "") if removed else "",
+        removed_by_name=(
+            removed.str("curator", max_length=schema.max_chars("correction", "removed_by_name")) or ""
+        )
+        if removed
+        else "",
         removal_reason=(removed.str("reason") or "") if removed else "",
         doc_url=out.url,
         rec=rec,
@@ -304,13 +313,13 @@ def mention_paper(
 def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     read_at = doc.datetime("read_at")
     stamp = make_stamp(read_at, raw.sha256)
-    out = Parsed(url=url, kind=DocumentKind.CODE_ENTRY, stamp=stamp, warnings=doc.warnings)
+    out = Parsed(url=url, kind=DocumentKind.CODE_ENTRY, stamp=stamp, warnings=doc.warnings, file=raw.name)
     _document_row(out, doc, raw, read_at, stamp)
-    entry = doc.str("entry", required=True, max_length=500, blank=False)
+    entry = doc.str("entry", required=True, max_length=schema.max_chars("entry", "name"), blank=False)
     out.add("entry", name=entry, slug=slug, claim=doc.str("claim") or "", stamp="1|" + stamp, doc_url=url)
     places = []
     for s in doc.objects("samples"):
-        with out.row("sample"):
+        with out.row("sample", s.path):
             places.append(_code_entry_place(out, s, entry, stamp))
     _check_entry_figures(doc, out, places)
     return out
@@ -318,7 +327,7 @@ def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Par
 
 def _code_entry_place(out: Parsed, s: Fields, entry: str, stamp: str) -> dict:
     arxiv_id = _arxiv(s)
-    paper_path = s.str("paper", max_length=400)
+    paper_path = s.str("paper")
     paper_slug = identities.slug_from_path(paper_path, "/paper/") if paper_path else None
     if paper_path and paper_slug is None:
         s.fail("paper", f"expected /paper/<slug>, got {paper_path[:80]!r}")
@@ -371,16 +380,20 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     syn = doc.obj("syntology")
     read_at = syn.datetime("read_at") if syn else None
     stamp = make_stamp(read_at, raw.sha256)
-    out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp, warnings=doc.warnings)
+    out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp, warnings=doc.warnings, file=raw.name)
     _document_row(out, doc, raw, read_at, stamp)
     arxiv_id = _arxiv(doc)
     pkey = paper_key(arxiv_id, slug)
     title = doc.str("title")
     links = None
     if syn:
-        links = {
-            k: syn.value[k] for k in ("syntology_url", "atlas_url", "mcp", "developers") if k in syn.value
-        }
+        links = {}
+        for k in ("syntology_url", "atlas_url", "mcp", "developers"):
+            if k in syn.value:
+                try:
+                    links[k] = json.loads(as_json(syn.value[k]))
+                except ValueError as exc:
+                    syn.leave_out(k, str(exc))
         for k in ("syntology_url", "atlas_url", "developers"):
             syn.url(k)
     out.add(
@@ -406,7 +419,7 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
         out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500])
     _parse_tasks_methods(doc, out, pkey, stamp)
     for link in doc.objects("code_links"):
-        with out.row("code link"):
+        with out.row("code link", link.path):
             add_repo_link(out, link, "repo_url", schema.CODE_LINK, pkey, stamp)
     _parse_results(doc, out, pkey, stamp)
     if syn:
@@ -421,9 +434,11 @@ def name_rank(name: str, slug: str) -> str:
 
 def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
     for t in doc.objects("tasks"):
-        with out.row("task"):
-            tslug = t.str("task_slug", required=True, max_length=300, blank=False)
-            name = t.str("task_name", max_length=500) or tslug
+        with out.row("task", t.path):
+            tslug = t.str(
+                "task_slug", required=True, max_length=schema.max_chars("task", "slug"), blank=False
+            )
+            name = t.str("task_name", max_length=schema.max_chars("task", "name")) or tslug
             out.add(
                 "task",
                 slug=tslug,
@@ -438,16 +453,18 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
         ("methods_introduced", "slug", "name", True),
     ):
         for m in doc.objects(key):
-            with out.row("method"):
-                mslug = m.str(slug_key, required=True, max_length=300, blank=False)
-                name = m.str(name_key, max_length=500) or mslug
+            with out.row("method", m.path):
+                mslug = m.str(
+                    slug_key, required=True, max_length=schema.max_chars("method", "slug"), blank=False
+                )
+                name = m.str(name_key, max_length=schema.max_chars("method", "name")) or mslug
                 out.add(
                     "method",
                     slug=mslug,
                     derived_slug=mslug,
                     name=name,
                     name_key=identities.name_slug(name),
-                    full_name=m.str("full_name", max_length=1000),
+                    full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
                     stamp=name_rank(name, mslug) + stamp,
                     detailed=False,
                 )
@@ -461,11 +478,13 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
                     introduced=introduced,
                 )
     for i, item in enumerate(doc.list("datasets_introduced")):
-        with out.row("dataset"):
+        with out.row("dataset", f"datasets_introduced[{i}]"):
             if isinstance(item, dict):
-                name = doc.child(item, f"datasets_introduced[{i}]").str("name", required=True, max_length=500)
+                name = doc.child(item, f"datasets_introduced[{i}]").str(
+                    "name", required=True, max_length=schema.max_chars("dataset", "name")
+                )
             elif isinstance(item, str):
-                name = check_text(doc, f"datasets_introduced[{i}]", item)
+                name = clean_text(doc, f"datasets_introduced[{i}]", item)
             else:
                 doc.fail(f"datasets_introduced[{i}]", "expected a string or an object with a name")
             add_dataset_name(out, name, stamp)
@@ -502,11 +521,15 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
         if isinstance(t, dict) and isinstance(t.get("task_name"), str) and isinstance(t.get("task_slug"), str)
     }
     for r in doc.objects("results"):
-        with out.row("result"):
-            task_name = r.str("task", required=True, max_length=500, blank=False)
-            dataset = r.str("dataset", required=True, max_length=500, blank=False)
-            model = r.str("model", max_length=500) or ""
-            board_path = r.str("leaderboard", max_length=600)
+        with out.row("result", r.path):
+            task_name = r.str("task", required=True, max_length=schema.max_chars("task", "name"), blank=False)
+            dataset = r.str(
+                "dataset", required=True, max_length=schema.max_chars("dataset", "name"), blank=False
+            )
+            model = r.str("model", max_length=schema.max_chars("result", "model")) or ""
+            board_path = r.str(
+                "leaderboard", max_length=len("/sota/") + schema.max_chars("leaderboard", "slug")
+            )
             board_slug = identities.slug_from_path(board_path, "/sota/") if board_path else None
             if board_path and board_slug is None:
                 r.leave_out("leaderboard", f"expected /sota/<slug>, got {board_path[:80]!r}")
@@ -538,12 +561,12 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
 
 def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
     for repo in syn.objects("repos"):
-        with out.row("repository"):
+        with out.row("repository", repo.path):
             add_repo_link(out, repo, "url", schema.HARVESTED_REPO, pkey, stamp)
     places = []
     for s in syn.objects("samples"):
-        with out.row("sample"):
-            entry = s.str("entry", required=True, max_length=500, blank=False)
+        with out.row("sample", s.path):
+            entry = s.str("entry", required=True, max_length=schema.max_chars("entry", "name"), blank=False)
             place = _place(s)
             paper_view = schema.SAMPLE.read(s, schema.PAPER_VIEW)
             _add_sample(out, pkey, entry, place, stamp, schema.PAPER_DOCUMENT_VIEW, paper_view)
