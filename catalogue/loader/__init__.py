@@ -143,26 +143,28 @@ def _load(paths, result: LoadResult, record: "_Record", dry_run, keep_going, for
                 for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
             )
         )
-        reads = itertools.chain(
-            read_all(snapshot, known, stage.vendor, workers), read_dumps(snapshot, known, stage)
-        )
-        done = 0
-        for read in reads:
-            if read.error and not keep_going:
-                # The file that stopped the load ends the failed run's list of files.
+        # Closed here, by this thread, also when a bad file stops the load: left to the garbage
+        # collector, the reading pool's shutdown could run in the pool's own thread and fail to join it.
+        with contextlib.closing(read_all(snapshot, known, stage.vendor, workers)) as files:
+            done = 0
+            for read in itertools.chain(files, read_dumps(snapshot, known, stage)):
+                if read.error and not keep_going:
+                    # The file that stopped the load ends the failed run's list of files.
+                    outcome = read.outcome
+                    stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, "error", outcome.error)]})
+                    raise read.error
+                stage.add(read.tuples)
+                result.note_warnings(read.warnings)
+                if read.outcome is None:  # a batch of a dump's records; its file is not done yet
+                    continue
                 outcome = read.outcome
-                stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, "error", outcome.error)]})
-                raise read.error
-            stage.add(read.tuples)
-            result.note_warnings(read.warnings)
-            if read.outcome is None:  # a batch of a dump's records; its file is not done yet
-                continue
-            outcome = read.outcome
-            stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]})
-            result.note(outcome)
-            done += 1
-            if progress:
-                progress(done, len(snapshot), outcome.path)
+                stage.add(
+                    {"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]}
+                )
+                result.note(outcome)
+                done += 1
+                if progress:
+                    progress(done, len(snapshot), outcome.path)
         stage.flush()
         for attempt in range(MERGE_ATTEMPTS):
             try:
@@ -357,7 +359,9 @@ def exclusive_load_lock():
                 cur.execute("SELECT pg_advisory_unlock(hashtext('catalogue.load_snapshot'))")
         return
     name = str(connection.settings_dict["NAME"])
-    lock_path = f"{name}.load-lock" if not name.startswith(("file:", ":memory:")) else None
+    # Keyed on the file itself, not the path as written: a symlink must not make a second key.
+    # (A hard link would; SQLite names its own journal by path, so such a database is unsafe anyway.)
+    lock_path = f"{os.path.realpath(name)}.load-lock" if not name.startswith(("file:", ":memory:")) else None
     if lock_path is None:  # in-memory test databases: one process only
         yield
         return

@@ -114,6 +114,7 @@ def read_all(
             yield read_one(snapshot, name, known, vendor)
         return
     context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["catalogue.loadforkserver"])
     with ProcessPoolExecutor(
         workers,
         mp_context=context,
