@@ -18,7 +18,7 @@ a body with places in several statuses counts under each status. What counts as 
 ``Status.ran_values()``, read when a figure is computed.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from django.db.models import Count as CountAggregate
@@ -142,7 +142,8 @@ def compute(places: Iterable[Mapping], figures: dict | None = None) -> dict[str,
     ``body``, ``paper``, ``repo`` (None if none) and the fields the conditions test (``status``,
     ``inline_ok``, ``behaviour_fingerprint``); in the order of the definitions."""
     figures = definitions(curated=False) if figures is None else figures
-    places = list(places)
+    if isinstance(places, Iterator):  # read once per figure: a collection may make them anew
+        places = list(places)
     values: dict[str, int] = {}
     for name, figure in figures.items():
         if isinstance(figure, Count):

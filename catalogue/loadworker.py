@@ -11,12 +11,13 @@ import sys
 
 _snapshot = None
 _known = None
+_limit = None
 
 
-def start(root: str, known_sorted) -> None:
+def start(root: str, known_sorted, limit: int | None) -> None:
     """Set Django up, then the load's root and its known checksums (a sorted array: plain
     data, so that unpickling it needs none of the loader, which needs Django set up)."""
-    global _snapshot, _known
+    global _snapshot, _known, _limit
     die_with_parent()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -25,13 +26,13 @@ def start(root: str, known_sorted) -> None:
     from catalogue.loader.documents import Snapshot
     from catalogue.loader.reading import KnownDocuments
 
-    _snapshot, _known = Snapshot(root=root, names=[]), KnownDocuments(known_sorted)
+    _snapshot, _known, _limit = Snapshot(root=root, names=[]), KnownDocuments(known_sorted), limit
 
 
 def read_chunk(names, vendor):
     from catalogue.loader.reading import read_one
 
-    return [read_one(_snapshot, name, _known, vendor) for name in names]
+    return [read_one(_snapshot, name, _known, vendor, _limit) for name in names]
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
