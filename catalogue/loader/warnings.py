@@ -29,8 +29,12 @@ class LoadWarning:
         return cls(kind, error.file, f"{where}{error.message} ({note})")
 
 
-def as_warning(warning: LoadWarning | str) -> LoadWarning:
-    """A warning in structured form; a plain string is of kind ``other``, with no file known."""
+def as_warning(warning: LoadWarning | str, file: str = "") -> LoadWarning:
+    """A warning in structured form. A plain string is of kind ``other``; it is of ``file`` (the
+    file whose reading gave it) when its text names that file first, as warnings do."""
     if isinstance(warning, LoadWarning):
         return warning
-    return LoadWarning(OTHER, "", str(warning))
+    text = str(warning)
+    if file and text.startswith(f"{file}: "):
+        return LoadWarning(OTHER, file, text[len(file) + 2 :])
+    return LoadWarning(OTHER, "", text)
