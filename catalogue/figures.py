@@ -147,9 +147,10 @@ def compute(places: Iterable[Mapping], figures: dict | None = None) -> dict[str,
     values: dict[str, int] = {}
     for name, figure in figures.items():
         if isinstance(figure, Count):
-            passing = [p for p in places if figure.where is None or figure.where.test(p)]
+            # A generator, not a list: a document's places can be a million (loader.streaming).
+            passing = (p for p in places if figure.where is None or figure.where.test(p))
             if figure.unit == "place":
-                values[name] = len(passing)
+                values[name] = sum(1 for _ in passing)
             else:
                 values[name] = len({p[figure.unit] for p in passing if p[figure.unit] is not None})
     for name, figure in figures.items():
