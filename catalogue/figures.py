@@ -18,7 +18,7 @@ a body with places in several statuses counts under each status. What counts as 
 ``Status.ran_values()``, read when a figure is computed.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from django.db.models import Count as CountAggregate
@@ -142,13 +142,15 @@ def compute(places: Iterable[Mapping], figures: dict | None = None) -> dict[str,
     ``body``, ``paper``, ``repo`` (None if none) and the fields the conditions test (``status``,
     ``inline_ok``, ``behaviour_fingerprint``); in the order of the definitions."""
     figures = definitions(curated=False) if figures is None else figures
-    places = list(places)
+    if isinstance(places, Iterator):  # read once per figure: a collection may make them anew
+        places = list(places)
     values: dict[str, int] = {}
     for name, figure in figures.items():
         if isinstance(figure, Count):
-            passing = [p for p in places if figure.where is None or figure.where.test(p)]
+            # A generator, not a list: a document's places can be a million (loader.streaming).
+            passing = (p for p in places if figure.where is None or figure.where.test(p))
             if figure.unit == "place":
-                values[name] = len(passing)
+                values[name] = sum(1 for _ in passing)
             else:
                 values[name] = len({p[figure.unit] for p in passing if p[figure.unit] is not None})
     for name, figure in figures.items():

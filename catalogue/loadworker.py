@@ -4,16 +4,21 @@ A module of its own, outside ``catalogue.loader``: a worker process imports this
 Django is set up, and importing the loader package would import the models too early.
 """
 
+import ctypes
 import os
+import signal
+import sys
 
 _snapshot = None
 _known = None
+_limit = None
 
 
-def start(root: str, known_sorted) -> None:
+def start(root: str, known_sorted, limit: int | None) -> None:
     """Set Django up, then the load's root and its known checksums (a sorted array: plain
     data, so that unpickling it needs none of the loader, which needs Django set up)."""
-    global _snapshot, _known
+    global _snapshot, _known, _limit
+    die_with_parent()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -21,10 +26,27 @@ def start(root: str, known_sorted) -> None:
     from catalogue.loader.documents import Snapshot
     from catalogue.loader.reading import KnownDocuments
 
-    _snapshot, _known = Snapshot(root=root, names=[]), KnownDocuments(known_sorted)
+    _snapshot, _known, _limit = Snapshot(root=root, names=[]), KnownDocuments(known_sorted), limit
 
 
 def read_chunk(names, vendor):
     from catalogue.loader.reading import read_one
 
-    return [read_one(_snapshot, name, _known, vendor) for name in names]
+    return [read_one(_snapshot, name, _known, vendor, _limit) for name in names]
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with_parent() -> None:
+    """Have the kernel kill this process when its parent exits (Linux; elsewhere nothing).
+
+    A worker's parent is the forkserver, whose parent is the load (``loadforkserver``): a load
+    killed outright takes both with it, instead of leaving workers blocked on its pipes for ever.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent went before the signal was asked for
+        os._exit(1)

@@ -27,6 +27,7 @@ from catalogue.loader import documents, merge, staging
 from catalogue.loader.documents import SnapshotError
 from catalogue.loader.merge import resolve
 from catalogue.loader.reading import FileOutcome, KnownDocuments, read_all, read_dumps
+from catalogue.loader.warnings import LoadWarning, as_warning
 from catalogue.models import LoadRun, SourceDocument
 
 __all__ = ["LoadLocked", "LoadResult", "SnapshotError", "load_paths"]
@@ -43,9 +44,25 @@ class _DryRunRollback(Exception):
     pass
 
 
-# Warnings kept word for word; beyond these only their number (a broken archive could
-# otherwise warn once per document and hold all of it in memory).
-WARNINGS_KEPT = 1000
+# Warnings kept word for word, in memory and in the run's record; beyond these only counted,
+# by kind (a broken archive could warn once per document: 575,000 of them). 10,000 keeps a
+# record under about 2 MB, and the API lists a run's warnings whole.
+WARNINGS_KEPT = 10_000
+# A kind's first files named in the report and the record.
+FILES_PER_KIND = 3
+
+
+@dataclass
+class WarningKind:
+    """One kind of warning in a load: how many, and the first files that gave one."""
+
+    count: int = 0
+    files: list[str] = field(default_factory=list)
+
+    def note(self, warning: LoadWarning) -> None:
+        self.count += 1
+        if warning.file and len(self.files) < FILES_PER_KIND and warning.file not in self.files:
+            self.files.append(warning.file)
 
 
 @dataclass
@@ -55,8 +72,9 @@ class LoadResult:
     file_counts: Counter = field(default_factory=Counter)
     skipped: list[FileOutcome] = field(default_factory=list)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[LoadWarning] = field(default_factory=list)  # the first WARNINGS_KEPT
     warnings_dropped: int = 0
+    warning_kinds: dict[str, WarningKind] = field(default_factory=dict)  # every warning, by kind
     dry_run: bool = False
     load_run_id: int | None = None
     collapsed_results: int = 0
@@ -74,12 +92,21 @@ class LoadResult:
     def note_clashes(self, clashes) -> None:
         """Clashes --keep-going settled by skipping what they involve: a warning each, the units listed."""
         self.skipped_units += sorted({unit for clash in clashes for unit in clash.units}, key=str)
-        self.note_warnings([f"skipped, as two sources claim one thing: {clash.message}" for clash in clashes])
+        self.note_warnings(
+            [
+                LoadWarning("clash_skipped", "", f"skipped, as two sources claim one thing: {clash.message}")
+                for clash in clashes
+            ]
+        )
 
-    def note_warnings(self, warnings: list[str]) -> None:
-        room = max(0, WARNINGS_KEPT - len(self.warnings))
-        self.warnings.extend(warnings[:room])
-        self.warnings_dropped += len(warnings) - min(room, len(warnings))
+    def note_warnings(self, warnings: list[LoadWarning | str], file: str = "") -> None:
+        """``file``: the file whose reading gave ``warnings`` (of a plain string: ``as_warning``)."""
+        for warning in (as_warning(w, file) for w in warnings):
+            self.warning_kinds.setdefault(warning.kind, WarningKind()).note(warning)
+            if len(self.warnings) < WARNINGS_KEPT:
+                self.warnings.append(warning)
+            else:
+                self.warnings_dropped += 1
 
     @property
     def changed(self) -> bool:
@@ -97,6 +124,7 @@ def load_paths(
     force: bool = False,
     progress: Progress | None = None,
     workers: int | None = None,
+    max_file_bytes: int | None = None,
 ) -> LoadResult:
     """Load every snapshot file under ``paths``; all or nothing (see module docstring).
 
@@ -104,6 +132,7 @@ def load_paths(
     loading them again could change nothing). ``keep_going`` skips bad documents
     instead of failing, listing them in the result. ``workers`` processes read the
     files (default: one per core, from ``LOAD_WORKERS``; 0 reads in this process).
+    ``max_file_bytes``: the per-file cap (default ``documents.MAX_DOCUMENT_BYTES``).
 
     Every run leaves a ``LoadRun``: a successful one in its own transaction; a dry run, and a
     failed one (whose error, a ``SnapshotError``, then carries the record's id as
@@ -113,7 +142,7 @@ def load_paths(
     result = LoadResult(dry_run=dry_run)
     record = _Record(timezone.now(), paths)
     try:
-        return _load(paths, result, record, dry_run, keep_going, force, progress, workers)
+        return _load(paths, result, record, dry_run, keep_going, force, progress, workers, max_file_bytes)
     except LoadLocked:
         raise
     except (Exception, KeyboardInterrupt) as exc:
@@ -127,7 +156,17 @@ def load_paths(
             record.stage.drop_quietly()
 
 
-def _load(paths, result: LoadResult, record: "_Record", dry_run, keep_going, force, progress, workers):
+def _load(
+    paths,
+    result: LoadResult,
+    record: "_Record",
+    dry_run,
+    keep_going,
+    force,
+    progress,
+    workers,
+    max_file_bytes,
+):
     """``load_paths``'s work; ``record`` learns the snapshot and its staging tables, for the run's record."""
     snapshot = documents.discover(paths)
     record.know(snapshot)
@@ -143,26 +182,28 @@ def _load(paths, result: LoadResult, record: "_Record", dry_run, keep_going, for
                 for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
             )
         )
-        reads = itertools.chain(
-            read_all(snapshot, known, stage.vendor, workers), read_dumps(snapshot, known, stage)
-        )
-        done = 0
-        for read in reads:
-            if read.error and not keep_going:
-                # The file that stopped the load ends the failed run's list of files.
+        # Closed here, by this thread, also when a bad file stops the load: left to the garbage
+        # collector, the reading pool's shutdown could run in the pool's own thread and fail to join it.
+        with contextlib.closing(read_all(snapshot, known, stage, workers, max_file_bytes)) as files:
+            done = 0
+            for read in itertools.chain(files, read_dumps(snapshot, known, stage)):
+                if read.error and not keep_going:
+                    # The file that stopped the load ends the failed run's list of files.
+                    outcome = read.outcome
+                    stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, "error", outcome.error)]})
+                    raise read.error
+                stage.add(read.tuples)
+                result.note_warnings(read.warnings, read.outcome.path if read.outcome else read.name)
+                if read.outcome is None:  # a batch of a dump's records; its file is not done yet
+                    continue
                 outcome = read.outcome
-                stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, "error", outcome.error)]})
-                raise read.error
-            stage.add(read.tuples)
-            result.note_warnings(read.warnings)
-            if read.outcome is None:  # a batch of a dump's records; its file is not done yet
-                continue
-            outcome = read.outcome
-            stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]})
-            result.note(outcome)
-            done += 1
-            if progress:
-                progress(done, len(snapshot), outcome.path)
+                stage.add(
+                    {"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]}
+                )
+                result.note(outcome)
+                done += 1
+                if progress:
+                    progress(done, len(snapshot), outcome.path)
         stage.flush()
         for attempt in range(MERGE_ATTEMPTS):
             try:
@@ -209,7 +250,13 @@ def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
         if report.collapsed_results:
             collapsed = report.collapsed_results
             result.note_warnings(
-                [f"{collapsed} result rows were identical to another of their board: one with it"]
+                [
+                    LoadWarning(
+                        "results_collapsed",
+                        "",
+                        f"{collapsed} result rows were identical to another of their board: one with it",
+                    )
+                ]
             )
         if dry_run:
             raise _DryRunRollback
@@ -217,6 +264,7 @@ def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
         run.outcome = LoadRun.Outcome.SUCCEEDED
         run.counts = result.counts
         run.warnings = record.warnings(result)
+        run.warning_kinds = record.warning_kinds(result)
         run.save()
         _record_files(run.id, record.hidden)
 
@@ -260,9 +308,15 @@ class _Record:
 
     def warnings(self, result: LoadResult) -> list[str]:
         dropped = result.warnings_dropped
-        return [self.public(w) for w in result.warnings] + (
-            [f"… and {dropped} more warnings"] if dropped else []
+        return [self.public(str(w)) for w in result.warnings] + (
+            [f"… and {dropped} more warnings (counted by kind)"] if dropped else []
         )
+
+    def warning_kinds(self, result: LoadResult) -> dict:
+        return {
+            kind: {"count": tally.count, "files": [self.public(f) for f in tally.files]}
+            for kind, tally in result.warning_kinds.items()
+        }
 
     def error_text(self, exc: BaseException) -> str:
         """What a failed run says went wrong: a snapshot error's own words, else the exception's."""
@@ -277,6 +331,7 @@ class _Record:
                 outcome=outcome,
                 counts=result.counts if outcome == LoadRun.Outcome.DRY_RUN else {},
                 warnings=self.warnings(result),
+                warning_kinds=self.warning_kinds(result),
                 error=error,
             )
         except DatabaseError:
@@ -357,7 +412,9 @@ def exclusive_load_lock():
                 cur.execute("SELECT pg_advisory_unlock(hashtext('catalogue.load_snapshot'))")
         return
     name = str(connection.settings_dict["NAME"])
-    lock_path = f"{name}.load-lock" if not name.startswith(("file:", ":memory:")) else None
+    # Keyed on the file itself, not the path as written: a symlink must not make a second key.
+    # (A hard link would; SQLite names its own journal by path, so such a database is unsafe anyway.)
+    lock_path = f"{os.path.realpath(name)}.load-lock" if not name.startswith(("file:", ":memory:")) else None
     if lock_path is None:  # in-memory test databases: one process only
         yield
         return

@@ -4,6 +4,7 @@ Every error is a :class:`SnapshotError` whose text starts with the file's name a
 where one is to blame, the JSON path of the field: ``001_x.json: samples[3].status: …``.
 """
 
+import codecs
 import gzip
 import hashlib
 import json
@@ -178,13 +179,60 @@ def checksum(name: str, data: bytes) -> str:
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
-def parse(path: Path, name: str, data: bytes, sha: str) -> RawDocument:
-    """``read`` for bytes already read (a reload checks the checksum first, then parses)."""
+# A document larger than this (its JSON text, gunzipped) is refused: loading one takes
+# several times its size in memory, and a page shows it whole. ``load_snapshot --max-file-mb``
+# raises it for a load (``MAX_DOCUMENT_BYTES`` in the environment, in MB, for every load).
+MAX_DOCUMENT_BYTES = int(os.environ.get("LOAD_MAX_FILE_MB", "64")) * 2**20
+# Larger documents are read streaming (``documents.stream``), their samples a batch at a time.
+STREAM_FROM_BYTES = 8 * 2**20
+
+
+def check_size(name: str, size: int, limit: int | None = None) -> None:
+    limit = MAX_DOCUMENT_BYTES if limit is None else limit
+    if size > limit:
+        raise SnapshotError(
+            name,
+            "",
+            f"larger than the per-file cap of {limit // 2**20} MB as JSON text"
+            " (load_snapshot --max-file-mb raises it)",
+        )
+
+
+def text_size(path: Path) -> int:
+    """A document's size as JSON text, as far as it can be known without reading it: its own
+    size, or for gzip what its trailer says (only a hint: gunzipping counts for the cap)."""
+    size = path.stat().st_size
+    if path.name.endswith(".gz") and size >= 18:
+        with open(path, "rb") as handle:
+            handle.seek(-4, os.SEEK_END)
+            return max(size, int.from_bytes(handle.read(4), "little"))
+    return size
+
+
+def _gunzip(name: str, data: bytes, limit: int) -> bytes:
+    """The gunzipped bytes, every member; never more than the cap (a small file can unzip huge)."""
+    out, room = [], limit + 1
+    try:
+        while data and room > 0:
+            unzip = zlib.decompressobj(wbits=31)
+            out.append(unzip.decompress(data, room))
+            room -= len(out[-1])
+            if room > 0 and not unzip.eof:
+                raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+            data = unzip.unused_data.lstrip(b"\0") if room > 0 else b""
+    except (OSError, EOFError, zlib.error) as exc:
+        raise SnapshotError(name, "", f"not a valid gzip file ({exc})") from None
+    return b"".join(out)
+
+
+def parse(path: Path, name: str, data: bytes, sha: str, limit: int | None = None) -> RawDocument:
+    """``read`` for bytes already read (a reload checks the checksum first, then parses).
+
+    ``limit``: the per-file cap (default ``MAX_DOCUMENT_BYTES``)."""
+    limit = MAX_DOCUMENT_BYTES if limit is None else limit
     if path.name.endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise SnapshotError(name, "", f"not a valid gzip file ({exc})") from None
+        data = _gunzip(name, data, limit)
+    check_size(name, len(data), limit)
     if not data.strip():
         raise SnapshotError(name, "", "empty file: expected a JSON document")
     try:
@@ -202,3 +250,181 @@ def parse(path: Path, name: str, data: bytes, sha: str) -> RawDocument:
     return RawDocument(
         path=path, name=name, sha256=sha, value=value, may_hold_bad_chars=bool(_RISKY_ESCAPE.search(text))
     )
+
+
+# --- documents too large to hold whole: read streaming ------------------------------------------
+
+_CHUNK = 1 << 20
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+_WHITESPACE = " \t\n\r"
+
+
+def file_checksum(path: Path, name: str) -> str:
+    """``checksum`` of a file read a chunk at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        head = handle.read(2)
+        checksum(name, head if len(head) == 2 else b"")  # gzip or not, as its name says
+        digest.update(head)
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class _Text:
+    """A document's JSON text, read a chunk at a time (gunzipped, UTF-8 decoded, a BOM allowed),
+    and decoded a value at a time by ``json``'s own decoder, with the same rules and errors as a
+    whole document (duplicate keys, constants); errors say the line and column in the whole text."""
+
+    def __init__(self, path: Path, name: str, limit: int):
+        self.name, self.limit = name, limit
+        raw = open(path, "rb")  # noqa: SIM115 (closed by close())
+        self.handle = gzip.GzipFile(fileobj=raw) if name.endswith(".gz") else raw
+        self.raw = raw
+        self.utf8 = _utf8_decoder()
+        self.bytes_read = 0
+        self.first = True
+        self.buf, self.pos, self.eof = "", 0, False
+        self.line, self.column = 1, 1  # where buf[0] is in the whole text
+
+    def close(self):
+        self.handle.close()
+        self.raw.close()
+
+    def more(self, at_least: int = _CHUNK) -> None:
+        """Read on: at least ``at_least`` more bytes (a value longer than a chunk doubles it)."""
+        dropped = self.buf[: self.pos]
+        if dropped:
+            newlines = dropped.count("\n")
+            self.line += newlines
+            self.column = (len(dropped) - dropped.rfind("\n")) if newlines else self.column + len(dropped)
+            self.buf, self.pos = self.buf[self.pos :], 0
+        try:
+            data = self.handle.read(max(at_least, _CHUNK))
+        except (OSError, EOFError, zlib.error) as exc:
+            raise SnapshotError(self.name, "", f"not a valid gzip file ({exc})") from None
+        if self.first:  # a BOM is allowed (and not counted), as parse's utf-8-sig does
+            self.first = False
+            data = data.removeprefix(codecs.BOM_UTF8)
+        pending = len(self.utf8.getstate()[0])  # bytes of a character cut by the last chunk
+        start = self.bytes_read - pending  # where what is decoded now starts
+        self.bytes_read += len(data)
+        check_size(self.name, self.bytes_read, self.limit)
+        try:
+            self.buf += self.utf8.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            raise SnapshotError(self.name, "", f"not UTF-8 text (byte {start + exc.start})") from None
+        self.eof = not data
+
+    def skip_ws(self) -> str:
+        """The next character that is not whitespace ('' at the end of the text)."""
+        while True:
+            while self.pos < len(self.buf) and self.buf[self.pos] in _WHITESPACE:
+                self.pos += 1
+            if self.pos < len(self.buf):
+                return self.buf[self.pos]
+            if self.eof:
+                return ""
+            self.more()
+
+    def fail(self, message: str, pos: int | None = None) -> None:
+        pos = self.pos if pos is None else pos
+        before = self.buf[:pos]
+        newlines = before.count("\n")
+        line = self.line + newlines
+        column = pos - before.rfind("\n") if newlines else self.column + pos
+        raise SnapshotError(self.name, "", f"invalid JSON at line {line} column {column}: {message}")
+
+    def expect(self, char: str, message: str) -> None:
+        if self.skip_ws() != char:
+            self.fail(message)
+        self.pos += 1
+
+    def value(self):
+        """The next JSON value, decoded whole."""
+        self.skip_ws()
+        while True:
+            try:
+                value, end = _DECODER.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                cut = exc.pos >= len(self.buf) - 8 or exc.msg.startswith("Unterminated string")
+                if cut and not self.eof:  # the value runs on past what is read so far
+                    self.more(len(self.buf) - self.pos)
+                    continue
+                self.fail(exc.msg, exc.pos)
+            except (ValueError, RecursionError) as exc:
+                raise SnapshotError(self.name, "", f"invalid JSON: {exc}") from None
+            if end == len(self.buf) and not self.eof:  # a number may go on in the next chunk
+                self.more(len(self.buf) - self.pos)
+                continue
+            self.pos = end
+            return value
+
+
+def _utf8_decoder():
+    return codecs.getincrementaldecoder("utf-8")("strict")
+
+
+def stream_members(path: Path, name: str, streamed: str, limit: int | None = None):
+    """A document's top-level members in order, as (key, value); the list ``streamed`` comes as
+    (key, an iterator of its items), to be read through before the next member.
+
+    Checks what ``parse`` checks, as it reads: a document read through is one ``parse`` accepts,
+    and one it refuses is refused with the same error.
+    """
+    text = _Text(path, name, MAX_DOCUMENT_BYTES if limit is None else limit)
+    try:
+        if text.skip_ws() == "":
+            raise SnapshotError(name, "", "empty file: expected a JSON document")
+        if text.skip_ws() != "{":  # not an object: decoded whole, as parse would (and refused later)
+            yield None, text.value()
+        else:
+            yield from _members(text, streamed)
+        if text.skip_ws() != "":
+            text.fail("Extra data")
+    finally:
+        text.close()
+
+
+def _members(text: _Text, streamed: str):
+    text.pos += 1
+    seen = set()
+    if text.skip_ws() == "}":
+        text.pos += 1
+        return
+    while True:
+        if text.skip_ws() != '"':
+            text.fail("Expecting property name enclosed in double quotes")
+        key = text.value()
+        if key in seen:
+            raise SnapshotError(text.name, "", f"invalid JSON: duplicate key {key!r} in one object")
+        seen.add(key)
+        text.expect(":", "Expecting ':' delimiter")
+        if key == streamed and text.skip_ws() == "[":
+            items = _items(text)
+            yield key, items
+            for _ in items:  # what the caller did not read is still checked
+                pass
+        else:
+            yield key, text.value()
+        char = text.skip_ws()
+        text.pos += 1
+        if char == "}":
+            return
+        if char != ",":
+            text.fail("Expecting ',' delimiter", text.pos - 1)
+
+
+def _items(text: _Text):
+    text.pos += 1
+    if text.skip_ws() == "]":
+        text.pos += 1
+        return
+    while True:
+        yield text.value()
+        char = text.skip_ws()
+        text.pos += 1
+        if char == "]":
+            return
+        if char != ",":
+            text.fail("Expecting ',' delimiter", text.pos - 1)

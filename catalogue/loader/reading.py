@@ -40,8 +40,11 @@ class FileOutcome:
 class ReadResult:
     outcome: FileOutcome | None  # None: a batch of a dump's records, the dump not read to its end
     tuples: dict[str, list[tuple]] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list = field(default_factory=list)  # LoadWarning, or plain text (``warnings.as_warning``)
     error: SnapshotError | None = None
+    # Too large to read whole: the loading process streams it (``streaming``), not a worker.
+    stream: bool = False
+    name: str = ""  # of a batch: the file it is of
 
 
 class KnownDocuments:
@@ -67,21 +70,30 @@ class KnownDocuments:
         return len(self.sorted)
 
 
-def read_one(snapshot: Snapshot, name: str, known: KnownDocuments, vendor: str) -> ReadResult:
-    """Read, check and flatten one file; errors are returned, not raised."""
+def read_one(
+    snapshot: Snapshot, name: str, known: KnownDocuments, vendor: str, limit: int | None = None
+) -> ReadResult:
+    """Read, check and flatten one file; errors are returned, not raised. ``limit``: the
+    per-file cap (``documents.MAX_DOCUMENT_BYTES``); a file over ``STREAM_FROM_BYTES`` is
+    only marked ``stream``."""
     from catalogue.loader import documents, staging, validate
 
     raw = None
     try:
         path = snapshot.path(name)
         try:
+            size = documents.text_size(path)
+            if not name.endswith(".gz"):  # gzip's own count is only a hint: its text is counted
+                documents.check_size(name, size, limit)
+            if size > documents.STREAM_FROM_BYTES:
+                return ReadResult(FileOutcome(path=name), stream=True)
             data = path.read_bytes()
         except OSError as exc:
             raise SnapshotError(name, "", f"cannot read: {exc.strerror or exc}") from None
         sha = documents.checksum(name, data)
         if sha in known:  # nothing in it can change the catalogue: not even parsed
             return ReadResult(FileOutcome(path=name, sha256=sha, status="already_loaded"))
-        raw = documents.parse(path, name, data, sha)
+        raw = documents.parse(path, name, data, sha, limit)
         outcome = FileOutcome(path=raw.name, sha256=raw.sha256)
         parsed = validate.parse(raw)
     except SnapshotError as exc:
@@ -99,26 +111,41 @@ def default_workers() -> int:
 
 
 def read_all(
-    snapshot: Snapshot, known: KnownDocuments, vendor: str, workers: int | None = None
+    snapshot: Snapshot, known: KnownDocuments, stage, workers: int | None = None, limit: int | None = None
 ) -> Iterator[ReadResult]:
     """Every file's result, in order; in ``workers`` processes when there are enough files.
+
+    A file too large to read whole comes as several results, a batch of its rows each, then its
+    outcome (``streaming``); the staging tables ``stage`` lose its rows again if it fails.
 
     At most ``IN_FLIGHT_PER_WORKER`` chunks per worker are submitted ahead of the one being
     consumed: workers that read faster than the database writes wait instead of piling
     their results up in this process (``Executor.map`` would submit every chunk at once).
     """
+    from catalogue.loader.streaming import read_streamed
+
+    def streamed(results):
+        for result in results:
+            if result.stream:
+                yield from read_streamed(
+                    snapshot.path(result.outcome.path), result.outcome.path, known, stage, limit
+                )
+            else:
+                yield result
+
+    vendor = stage.vendor
     workers = default_workers() if workers is None else workers
     names = snapshot.names
     if workers < 2 or len(names) < PARALLEL_FROM_FILES:
-        for name in names:
-            yield read_one(snapshot, name, known, vendor)
+        yield from streamed(read_one(snapshot, name, known, vendor, limit) for name in names)
         return
     context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["catalogue.loadforkserver"])
     with ProcessPoolExecutor(
         workers,
         mp_context=context,
         initializer=loadworker.start,
-        initargs=(snapshot.root, known.sorted),
+        initargs=(snapshot.root, known.sorted, limit),
     ) as pool:
         pending: deque = deque()
         starts = iter(range(0, len(names), CHUNK_FILES))
@@ -133,7 +160,7 @@ def read_all(
                     )
                 if not pending:
                     return
-                yield from pending.popleft().result()
+                yield from streamed(pending.popleft().result())
         finally:
             pool.shutdown(cancel_futures=True)
 
@@ -156,7 +183,9 @@ def read_dumps(snapshot: Snapshot, known: KnownDocuments, stage) -> Iterator[Rea
                 yield ReadResult(FileOutcome(path=name, sha256=sha, url=dump.url, status="already_loaded"))
                 continue
             for parsed in archive.read(dump, sha):
-                yield ReadResult(None, staging.as_tuples(parsed.rows, stage.vendor), parsed.warnings)
+                yield ReadResult(
+                    None, staging.as_tuples(parsed.rows, stage.vendor), parsed.warnings, name=name
+                )
         except SnapshotError as exc:
             if sha:
                 stage.discard(archive.make_stamp(dump.read_at, sha))

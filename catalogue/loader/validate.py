@@ -21,6 +21,7 @@ from catalogue.loader.fields import (
     MENTION_RANK,
     Fields,
     Parsed,
+    _NotAnObject,
     as_json,
     clean_text,
     dates,
@@ -311,18 +312,52 @@ def mention_paper(
 
 
 def _parse_code_entry(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
+    (out,) = _code_entry_batches(doc, raw, url, slug, _samples(doc), [], batch=0)
+    return out
+
+
+def _samples(doc: Fields):
+    yield from doc.objects("samples")  # read when reached, after the fields before it, as ever
+
+
+def parse_streamed(raw: RawDocument, samples, places, batch: int):
+    """A code-entry document too large to hold whole (``loader.streaming``): ``raw.value`` holds
+    its members but ``samples``, which come one at a time; its rows come as a ``Parsed`` every
+    ``batch`` samples, the same rows and warnings ``parse`` gives. ``places`` keeps what the
+    document's figures are checked against (a list, or a compact stand-in with ``append``)."""
+    doc = Fields(raw.name, raw.value, check_chars=raw.may_hold_bad_chars, warnings=[])
+    url = doc.str("url", required=True, max_length=500)
+    slug = identities.slug_from_path(url, "/code/")
+    if slug is None:
+        doc.fail("url", f"{url!r}: only a /code/<slug> document is read streaming")
+    base = doc.at("samples")
+    fields = (
+        doc.child(item, f"{base}[{i}]") if isinstance(item, dict) else _NotAnObject(doc, f"{base}[{i}]", item)
+        for i, item in enumerate(samples)
+    )
+    return _code_entry_batches(doc, raw, url, slug, fields, places, batch)
+
+
+def _code_entry_batches(doc: Fields, raw: RawDocument, url: str, slug: str, samples, places, batch: int):
+    """The document's rows; with ``batch``, a ``Parsed`` every ``batch`` samples (its warnings
+    too: each batch's are taken out of ``doc.warnings`` once the next is asked for)."""
     read_at = doc.datetime("read_at")
     stamp = make_stamp(read_at, raw.sha256)
     out = Parsed(url=url, kind=DocumentKind.CODE_ENTRY, stamp=stamp, warnings=doc.warnings, file=raw.name)
     _document_row(out, doc, raw, read_at, stamp)
     entry = doc.str("entry", required=True, max_length=schema.max_chars("entry", "name"), blank=False)
     out.add("entry", name=entry, slug=slug, claim=doc.str("claim") or "", stamp="1|" + stamp, doc_url=url)
-    places = []
-    for s in doc.objects("samples"):
+    for i, s in enumerate(samples, 1):
         with out.row("sample", s.path):
             places.append(_code_entry_place(out, s, entry, stamp))
+        if batch and i % batch == 0:
+            yield out
+            del doc.warnings[:]
+            out = Parsed(
+                url=url, kind=DocumentKind.CODE_ENTRY, stamp=stamp, warnings=doc.warnings, file=raw.name
+            )
     _check_entry_figures(doc, out, places)
-    return out
+    yield out
 
 
 def _code_entry_place(out: Parsed, s: Fields, entry: str, stamp: str) -> dict:

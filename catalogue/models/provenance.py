@@ -42,7 +42,10 @@ class LoadRun(models.Model):
     files_summary = models.JSONField(default=dict)
     # {"Paper": {"created": n, "updated": n, "unchanged": n}, …}
     counts = models.JSONField(default=dict)
+    # Word for word, the first loader.WARNINGS_KEPT (then a line counting the rest)
     warnings = models.JSONField(default=list)
+    # Every warning by kind: {kind: {"count": n, "files": the first loader.FILES_PER_KIND files}}
+    warning_kinds = models.JSONField(default=dict)
     error = models.TextField(blank=True)
 
     objects = LoadRunQuerySet.as_manager()

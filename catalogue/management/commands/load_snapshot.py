@@ -5,6 +5,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from catalogue.loader import LoadLocked, SnapshotError, load_paths
+from catalogue.loader.documents import MAX_DOCUMENT_BYTES
 
 EXIT_LOCKED = 75  # EX_TEMPFAIL: another load holds the lock; try again later
 
@@ -24,12 +25,26 @@ class Command(BaseCommand):
         parser.add_argument(
             "--force", action="store_true", help="re-read files whose exact content is already loaded"
         )
+        parser.add_argument(
+            "--max-file-mb",
+            type=int,
+            default=None,
+            metavar="MB",
+            help=f"refuse a document larger than this as JSON text (default {MAX_DOCUMENT_BYTES // 2**20})",
+        )
 
-    def handle(self, *args, paths, dry_run, keep_going, force, verbosity, **options):
+    def handle(self, *args, paths, dry_run, keep_going, force, max_file_mb, verbosity, **options):
+        if max_file_mb is not None and max_file_mb < 1:
+            raise CommandError("--max-file-mb must be at least 1")
         progress = _Progress(self.stdout, verbosity)
         try:
             result = load_paths(
-                list(paths), dry_run=dry_run, keep_going=keep_going, force=force, progress=progress
+                list(paths),
+                dry_run=dry_run,
+                keep_going=keep_going,
+                force=force,
+                progress=progress,
+                max_file_bytes=max_file_mb * 2**20 if max_file_mb else None,
             )
         except LoadLocked as exc:
             self.stderr.write(self.style.ERROR(f"refused: {exc}"))
@@ -42,10 +57,7 @@ class Command(BaseCommand):
         self._report(result, verbosity)
 
     def _report(self, result, verbosity):
-        for warning in result.warnings:
-            self.stderr.write(self.style.WARNING(f"warning: {warning}"))
-        if result.warnings_dropped:
-            self.stderr.write(self.style.WARNING(f"warning: … and {result.warnings_dropped} more"))
+        self._report_warnings(result, verbosity)
         for bad in result.skipped:
             self.stderr.write(self.style.ERROR(f"skipped: {bad.error}"))
         files = result.file_counts
@@ -66,6 +78,25 @@ class Command(BaseCommand):
             )
         else:
             self.stdout.write(self.style.SUCCESS(f"loaded (load record {result.load_run_id})"))
+
+    def _report_warnings(self, result, verbosity):
+        """One line per kind of warning: how many, and the first files. Under it its first few
+        warnings word for word (every one kept, with -v 2); all of them are in the run's record."""
+        shown = None if verbosity >= 2 else (WARNINGS_SHOWN_PER_KIND if verbosity >= 1 else 0)
+        examples: dict[str, list] = {}
+        for warning in result.warnings:
+            kept = examples.setdefault(warning.kind, [])
+            if shown is None or len(kept) < shown:
+                kept.append(warning)
+        for kind, tally in sorted(result.warning_kinds.items(), key=lambda item: (-item[1].count, item[0])):
+            first = f" (first: {', '.join(tally.files)})" if tally.files else ""
+            self.stderr.write(self.style.WARNING(f"{kind}: {tally.count}{first}"))
+            for warning in examples.get(kind, []):
+                self.stderr.write(self.style.WARNING(f"  warning: {warning}"))
+
+
+# Under each kind's line, so many of its warnings word for word (-v 2: every one kept).
+WARNINGS_SHOWN_PER_KIND = 10
 
 
 class _Progress:
