@@ -213,6 +213,11 @@ def load_measured(env, *args) -> tuple[subprocess.CompletedProcess, float]:
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_a_million_sample_document_loads_in_bounded_memory(tmp_path):
+    # Five minutes of checking a million samples in Python, so it runs once, on PostgreSQL (the
+    # production database, where staging goes through COPY). The reading and checking it bounds
+    # are the same code on SQLite, where it peaked at 212 MB (SECURITY.md).
+    if connection.vendor != "postgresql":
+        pytest.skip("run on PostgreSQL only: the same reading and checking, 5 minutes a run")
     if connection.vendor == "postgresql":
         params = connection.get_connection_params()
         params.pop("cursor_factory", None)
