@@ -236,7 +236,7 @@ def _outcome(text: str, tmp: Path) -> dict:
     return {
         "outcome": status,
         "error": result.skipped[0].error if result.skipped else "",
-        "warnings": sorted(result.warnings),
+        "warnings": sorted(map(str, result.warnings)),
         "rows": hashlib.sha256(state.encode()).hexdigest(),
     }
 
@@ -310,7 +310,7 @@ def test_by_repo_kind_is_compared_as_the_format_defines_it(db, tmp_path):
     doc["syntology"]["summary"] = {"unverified": 2}
     (tmp_path / "doc.json").write_text(json.dumps(doc))
     result = load_paths([tmp_path / "doc.json"], workers=0)
-    assert not [w for w in result.warnings if "by_repo_kind" in w], result.warnings
+    assert not [w for w in map(str, result.warnings) if "by_repo_kind" in w], result.warnings
 
 
 def test_a_code_entry_named_with_a_nul_loads_with_a_warning(db, tmp_path):

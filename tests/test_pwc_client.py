@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from catalogue import identities
+from catalogue import counters, identities
 from catalogue.models import Area, Author, Method, Paper, Task
 from tests.conftest import ROOT, SEEDS, load
 from tests.factories import make_dataset
@@ -42,6 +42,7 @@ def _add_what_the_seeds_lack():
     other = Paper.objects.exclude(slug=GPIPE).order_by("slug").first()
     Paper.objects.filter(pk=other.pk).update(proceeding=ICLR)
     Author.objects.create(paper=other, position=other.authors.count(), name=HOSTILE_AUTHOR)
+    counters.refresh(entry_ids=[], paper_ids=[], loaded=True)  # the author names, as a load ends
 
 
 def _client_python() -> str:

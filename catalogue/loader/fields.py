@@ -360,6 +360,15 @@ def _as_jsonb_keeps(literal: str) -> float | int:
     return 0.0 if number == 0 else number
 
 
+def bad_char(value: str) -> str | None:
+    """What text no database can store ``value`` holds first (a NUL, an unpaired surrogate), and where."""
+    first = _BAD_CHARS.search(value)
+    if first is None:
+        return None
+    what = "a NUL character" if first[0] == "\x00" else "an unpaired surrogate"
+    return f"{what} at position {first.start()}"
+
+
 def clean_text(fields: Fields, key, value: str) -> str:
     """``value`` with each U+0000 and unpaired surrogate replaced by U+FFFD, warning where there were
     some: neither database can store them in text (PostgreSQL refuses them; SQLite must not differ)."""

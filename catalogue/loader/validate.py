@@ -23,6 +23,7 @@ from catalogue.loader.fields import (
     Parsed,
     _NotAnObject,
     as_json,
+    bad_char,
     clean_text,
     dates,
     make_stamp,
@@ -205,6 +206,11 @@ def _code_text(s: Fields, inline_ok: bool) -> dict:
         return {}
     if not inline_ok:
         s.leave_out("code", "a pointer-only place (inline_ok false) may not give its code's text")
+        return {}
+    raw = s.value.get("code")
+    if isinstance(raw, str) and (found := bad_char(raw)):
+        # Not replaced as in other text: the body's checksum names the text as given.
+        s.leave_out("code", f"holds {found}")
         return {}
     code = schema.BODY.read(s, schema.CODE_TEXT)
     # A bad text was left out (warned of); a blank one gives nothing to show.
