@@ -74,9 +74,11 @@ def correct_status(
 ) -> Correction:
     _check_status(value, reason)
     row = _lock(Sample, sample.pk, expected_version)
-    return _correct_status_locked(
+    correction = _correct_status_locked(
         row, value, user=user, name=public_name(user), reason=reason, now=timezone.now()
     )
+    counters.refresh(entry_ids=[row.entry_id], paper_ids=[])
+    return correction
 
 
 def _check_status(value, reason):
@@ -99,8 +101,7 @@ def _correct_status_locked(row: Sample, value: str, *, user, name: str, reason: 
         curator_name=name,
     )
     Sample.objects.filter(pk=row.pk).update(status=value, status_corrected=True, version=F("version") + 1)
-    counters.refresh(entry_ids=[row.entry_id], paper_ids=[])
-    return correction
+    return correction  # the caller recounts the entries once, however many rows it corrected
 
 
 @transaction.atomic
@@ -112,6 +113,8 @@ def bulk_correct_status(samples: QuerySet[Sample], value: str, *, user, reason: 
     name = public_name(user)
     for row in rows:
         _correct_status_locked(row, value, user=user, name=name, reason=reason, now=now)
+    # One set-wise recount of the entries touched, not one per row (issue 16).
+    counters.refresh(entry_ids=sorted({row.entry_id for row in rows}), paper_ids=[])
     return len(rows)
 
 

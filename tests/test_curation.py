@@ -155,3 +155,17 @@ def test_bulk_status_correction_uses_one_reason(loaded_seeds, curator):
     assert count == 8
     assert set(samples.values_list("status", flat=True)) == {"ran"}
     assert Correction.objects.filter(reason="batch rerun").count() == 8
+
+
+def test_a_bulk_status_correction_recounts_once_and_the_counts_agree(loaded_seeds, curator):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.test_counters import assert_counts_agree
+
+    samples = Sample.objects.filter(entry__name="check_args_torchrun_main")
+    with CaptureQueriesContext(connection) as ctx:
+        assert curation.bulk_correct_status(samples, "ran_honours", user=curator, reason="batch rerun") == 8
+    recounts = [q for q in ctx.captured_queries if q["sql"].lstrip().startswith("UPDATE catalogue_codeentry")]
+    assert len(recounts) == 1  # one recount for 8 rows, not 8
+    assert_counts_agree()
