@@ -39,14 +39,15 @@ def test_warnings_are_grouped_by_kind_and_kept_in_the_record(tmp_path, monkeypat
     monkeypatch.setattr(loader, "WARNINGS_KEPT", N_DOCUMENTS - 1)
     _, err = load(_documents_stating_a_wrong_figure(tmp_path))
     lines = err.splitlines()
-    assert f"other: {N_DOCUMENTS} (first: e00.json, e01.json, e02.json)" in lines
+    # a stated figure against the rows is a kind of its own, not lost among others
+    assert f"figures_disagree: {N_DOCUMENTS} (first: e00.json, e01.json, e02.json)" in lines
     shown = [line for line in lines if line.startswith("  warning: ") and "n_places: document states" in line]
     assert shown == [
         f"  warning: e{i:02d}.json: n_places: document states 99, its rows give 8" for i in range(10)
     ]
     run = LoadRun.objects.get()
     assert run.warning_kinds == {
-        "other": {"count": N_DOCUMENTS, "files": ["e00.json", "e01.json", "e02.json"]}
+        "figures_disagree": {"count": N_DOCUMENTS, "files": ["e00.json", "e01.json", "e02.json"]}
     }
     assert run.warnings[: N_DOCUMENTS - 1] == [
         f"e{i:02d}.json: n_places: document states 99, its rows give 8" for i in range(N_DOCUMENTS - 1)

@@ -181,7 +181,7 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 # A document larger than this (its JSON text, gunzipped) is refused: loading one takes
 # several times its size in memory, and a page shows it whole. ``load_snapshot --max-file-mb``
-# raises it for a load (``MAX_DOCUMENT_BYTES`` in the environment, in MB, for every load).
+# raises it for a load (``LOAD_MAX_FILE_MB`` in the environment, in MB, for every load).
 MAX_DOCUMENT_BYTES = int(os.environ.get("LOAD_MAX_FILE_MB", "64")) * 2**20
 # Larger documents are read streaming (``documents.stream``), their samples a batch at a time.
 STREAM_FROM_BYTES = 8 * 2**20

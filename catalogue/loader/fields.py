@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from catalogue import identities
 from catalogue.loader import schema
 from catalogue.loader.documents import SnapshotError
+from catalogue.loader.warnings import LoadWarning
 
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 MAX_INT = 2**31 - 1
@@ -80,7 +81,7 @@ class Parsed:
         except SnapshotError as exc:
             for name, rows in self.rows.items():
                 del rows[marks.get(name, 0) :]
-            self.warnings.append(f"{exc} ({what} skipped)")
+            self.warnings.append(LoadWarning.from_error("row_skipped", exc, f"{what} skipped"))
         finally:
             self.at = outer
 
@@ -121,7 +122,7 @@ class Fields:
         try:
             return read()
         except SnapshotError as exc:
-            self.warnings.append(f"{exc} (left out)")
+            self.warnings.append(LoadWarning.from_error("left_out", exc, "left out"))
             return None
 
     def obj(self, key, required=False) -> Fields | None:
@@ -247,7 +248,11 @@ class Fields:
             if not re.match(r"^https?://[^\s/]+", value, re.IGNORECASE):
                 found = identities.url_in(value) if self.warnings is not None else None
                 if found and found != value:
-                    self.warnings.append(f"{self.file}: {self.at(key)}: took the URL out of {value[:80]!r}")
+                    self.warnings.append(
+                        LoadWarning(
+                            "url_taken_out", self.file, f"{self.at(key)}: took the URL out of {value[:80]!r}"
+                        )
+                    )
                     return found
                 self.fail(key, f"expected an http(s) URL, got {value[:80]!r}")
             return value
@@ -372,19 +377,17 @@ def bad_char(value: str) -> str | None:
 def clean_text(fields: Fields, key, value: str) -> str:
     """``value`` with each U+0000 and unpaired surrogate replaced by U+FFFD, warning where there were
     some: neither database can store them in text (PostgreSQL refuses them; SQLite must not differ)."""
-    found = _BAD_CHARS.findall(value)
-    if not found:
+    found = bad_char(value)
+    if found is None:
         return value
-    first = _BAD_CHARS.search(value)
-    what = "a NUL character" if first[0] == "\x00" else "an unpaired surrogate"
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    cleaned = _BAD_CHARS.sub("\ufffd", value)
     if fields.warnings is None:
-        fields.fail(key, f"holds {what} at position {first.start()}")
+        fields.fail(key, f"holds {found}")
+    n = len(_BAD_CHARS.findall(value))
+    more = f" (and {n - 1} more)" if n > 1 else ""
     fields.warnings.append(
-        f"{fields.file}: {fields.at(key)}: {what} at position {first.start()} replaced with U+FFFD{more}"
+        LoadWarning("text_replaced", fields.file, f"{fields.at(key)}: {found} replaced with U+FFFD{more}")
     )
-    return cleaned
+    return _BAD_CHARS.sub("\ufffd", value)
 
 
 def make_stamp(read_at: dt.datetime | None, sha256: str) -> str:
@@ -446,5 +449,5 @@ def text_list(fields: Fields, key: str) -> list[str]:
         except SnapshotError as exc:
             if fields.warnings is None:
                 raise
-            fields.warnings.append(f"{exc} (left out)")
+            fields.warnings.append(LoadWarning.from_error("left_out", exc, "left out"))
     return out

@@ -70,7 +70,7 @@ class Read:
 
     def value(self, fields, key: str, bound: int | None = None):
         """The field's value; ``bound``: what its column holds (a ``max_length`` here is tighter)."""
-        limit = min(self.max_length or bound or MAX_TEXT_CHARS, bound or MAX_TEXT_CHARS)
+        limit = min(self.max_length or MAX_TEXT_CHARS, bound or MAX_TEXT_CHARS)
         if self.how == "str":
             value = fields.str(key, self.required, max_length=limit)
         elif self.how == "url":

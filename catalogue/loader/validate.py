@@ -31,9 +31,12 @@ from catalogue.loader.fields import (
     paper_key,
     text_list,
 )
+from catalogue.loader.warnings import LoadWarning
 from catalogue.models import Correction, DocumentKind, Status, TitleSource
 
 _SHA16 = re.compile(r"^[0-9a-f]{16}$")
+
+FIGURES = "figures_disagree"  # the kind of warning: a document's stated figure against its rows
 
 __all__ = ["MENTION_RANK", "Parsed", "make_stamp", "parse"]
 
@@ -332,7 +335,7 @@ def parse_streamed(raw: RawDocument, samples, places, batch: int):
     ``batch`` samples, the same rows and warnings ``parse`` gives. ``places`` keeps what the
     document's figures are checked against (a list, or a compact stand-in with ``append``)."""
     doc = Fields(raw.name, raw.value, check_chars=raw.may_hold_bad_chars, warnings=[])
-    url = doc.str("url", required=True, max_length=500)
+    url = doc.str("url", required=True, max_length=schema.max_chars("document", "url"))
     slug = identities.slug_from_path(url, "/code/")
     if slug is None:
         doc.fail("url", f"{url!r}: only a /code/<slug> document is read streaming")
@@ -403,14 +406,20 @@ def _check_entry_figures(doc: Fields, out: Parsed, places: list[dict]):
     for name, value in computed.items():
         stated = doc.value.get(name)
         if stated is not None and stated != value:
-            out.warnings.append(f"{doc.file}: {name}: document states {stated!r}, its rows give {value}")
+            out.warnings.append(
+                LoadWarning(FIGURES, doc.file, f"{name}: document states {stated!r}, its rows give {value}")
+            )
     stated_by_status = doc.value.get("by_status")
     if isinstance(stated_by_status, dict):
         for status, value in by_status.items():
             if stated_by_status.get(status, 0) != value:
                 out.warnings.append(
-                    f"{doc.file}: by_status.{status}: document states "
-                    f"{stated_by_status.get(status, 0)!r}, its rows give {value}"
+                    LoadWarning(
+                        FIGURES,
+                        doc.file,
+                        f"by_status.{status}: document states {stated_by_status.get(status, 0)!r}, "
+                        f"its rows give {value}",
+                    )
                 )
 
 
@@ -457,7 +466,13 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
         rec=0,
     )
     for i, name in enumerate(text_list(doc, "authors")):
-        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500])
+        out.add(
+            "author",
+            pkey=pkey,
+            stamp=stamp,
+            position=i,
+            name=name.strip()[: schema.max_chars("author", "name")],
+        )
     _parse_tasks_methods(doc, out, pkey, stamp)
     for link in doc.objects("code_links"):
         with out.row("code link", link.path):
@@ -629,11 +644,19 @@ def _check_paper_figures(syn: Fields, out: Parsed, places: list[dict]):
         stated = syn.value.get(name)
         if isinstance(stated, dict) and stated != computed[name]:
             out.warnings.append(
-                f"{syn.file}: syntology.{name}: document states {stated!r}, its rows give {computed[name]!r}"
+                LoadWarning(
+                    FIGURES,
+                    syn.file,
+                    f"syntology.{name}: document states {stated!r}, its rows give {computed[name]!r}",
+                )
             )
     stated = syn.value.get("n_pointer_only_for_licence")
     if stated is not None and stated != computed["n_pointer_only_for_licence"]:
         out.warnings.append(
-            f"{syn.file}: syntology.n_pointer_only_for_licence: document states {stated!r}, "
-            f"its rows give {computed['n_pointer_only_for_licence']}"
+            LoadWarning(
+                FIGURES,
+                syn.file,
+                f"syntology.n_pointer_only_for_licence: document states {stated!r}, "
+                f"its rows give {computed['n_pointer_only_for_licence']}",
+            )
         )
