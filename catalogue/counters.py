@@ -1,5 +1,5 @@
 """Stored counts that lists sort by: places, papers and ran samples per code entry, samples per
-paper, papers and leaderboards per task.
+paper, papers and leaderboards per task, results per leaderboard.
 
 ``/code/`` lists entries by how many places they have and ``/papers/?sort=samples`` lists
 papers by how many code bodies they hold. Counting those per request means grouping
@@ -7,8 +7,8 @@ every place of the catalogue before the first row can be shown (420,000 at archi
 so the counts are columns, indexed with the id for keyset pages, and kept true by the two
 things that change places: ``load_snapshot`` (``refresh()`` after its merge, set-wise)
 and a curator's status correction (``refresh(entry_ids=[...])``: one entry's places). A task's
-papers and leaderboards, and the set of author names, change only with a load, so only the
-whole refresh recounts them.
+papers and leaderboards, a leaderboard's results and the set of author names change only with
+a load, so only the whole refresh recounts them.
 
 The figures shown beside each row still come from ``catalogue.figures`` (and ``catalogue.memo``);
 these columns only order the lists. Their SQL is written by ``figures.sql`` from the same
@@ -69,6 +69,7 @@ def refresh(
             changed += cursor.rowcount
         if loaded or (loaded is None and entry_ids is None and paper_ids is None):
             changed += recount_tasks(cursor)
+            changed += recount_leaderboards(cursor)
             changed += collect_author_names(cursor)
     return changed
 
@@ -88,6 +89,23 @@ def recount_tasks(cursor) -> int:
         ) AS c
         WHERE catalogue_task.id = c.id
           AND (catalogue_task.n_papers <> c.n_papers OR catalogue_task.n_leaderboards <> c.n_leaderboards)
+        """
+    )
+    return cursor.rowcount
+
+
+def recount_leaderboards(cursor) -> int:
+    """Result rows per leaderboard: one grouped pass over the results."""
+    cursor.execute(
+        """
+        UPDATE catalogue_leaderboard SET n_results = c.n_results
+        FROM (
+            SELECT b.id, COALESCE(r.n, 0) AS n_results
+            FROM catalogue_leaderboard b
+            LEFT JOIN (SELECT leaderboard_id, COUNT(*) AS n FROM catalogue_result GROUP BY leaderboard_id) r
+                   ON r.leaderboard_id = b.id
+        ) AS c
+        WHERE catalogue_leaderboard.id = c.id AND catalogue_leaderboard.n_results <> c.n_results
         """
     )
     return cursor.rowcount

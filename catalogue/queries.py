@@ -409,26 +409,20 @@ def result_source(result: Result) -> str:
     return result.paper_title or result.paper_url or "no paper"
 
 
-def leaderboards_of(
-    task: Task | None = None, method: Method | None = None, limit: int = 200
-) -> list[Leaderboard]:
-    """A task's leaderboards, or those where papers using a method have results; most results first."""
-    return memo.remember(
-        "leaderboards_of",
-        (task and task.pk, method and method.pk, limit),
-        lambda: _boards_of(task, method, limit),
+def leaderboards_of_method(method: Method, limit: int = 200) -> list[Leaderboard]:
+    """Leaderboards where papers using a method have results, with ``n_method_results`` (theirs)
+    beside the stored ``n_results`` (all); most of theirs first. A task's and a dataset's boards
+    are read from the stored counts (``catalogue.browse.queries.boards_shown``)."""
+    return memo.remember("leaderboards_of_method", (method.pk, limit), lambda: _boards_of(method, limit))
+
+
+def _boards_of(method: Method, limit: int) -> list[Leaderboard]:
+    boards = (
+        Leaderboard.objects.select_related("task", "dataset")
+        .filter(results__paper__methods=method)
+        .annotate(n_method_results=Count("results", distinct=True))
     )
-
-
-def _boards_of(task: Task | None, method: Method | None, limit: int) -> list[Leaderboard]:
-    boards = Leaderboard.objects.select_related("task", "dataset")
-    if task is not None:
-        boards = boards.filter(task=task).annotate(n_results=Count("results"))
-    else:
-        boards = boards.filter(results__paper__methods=method).annotate(
-            n_results=Count("results", distinct=True)
-        )
-    return list(boards.order_by("-n_results", "slug")[:limit])
+    return list(boards.order_by("-n_method_results", "slug")[:limit])
 
 
 def task_papers_page(task: Task, *, after: str | None = None, before: str | None = None) -> KeysetPage:

@@ -49,6 +49,7 @@ urlpatterns = [
     path("tasks/", browse.task_list, name="task_list"),
     path("datasets/", browse.dataset_list, name="dataset_list"),
     path("dataset/<segment:slug>", browse.dataset_detail, name="dataset"),
+    path("dataset/<segment:slug>/leaderboards", browse.dataset_leaderboards, name="dataset_leaderboards"),
     # an author is an exact name, as the data gives it (it may hold a slash)
     path("author/<path:name>", browse.author_detail, name="author"),
     path("proceedings/", browse.proceeding_list, name="proceeding_list"),
@@ -58,6 +59,7 @@ urlpatterns = [
     path("sota/<segment:slug>/feed", views.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
     path("task/<segment:slug>", views.task_detail, name="task"),
     path("task/<segment:slug>/feed", views.feed(feeds.TaskPapersFeed()), name="task_feed"),
+    path("task/<segment:slug>/leaderboards", browse.task_leaderboards, name="task_leaderboards"),
     path("methods/", browse.method_list, name="method_list"),
     path("method/<segment:slug>", views.method_detail, name="method"),
     path("corrections/", views.correction_list, name="corrections"),

@@ -643,7 +643,7 @@ def leaderboard_detail(request, slug: str):
 def task_detail(request, slug: str):
     task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
     papers = queries.task_papers_page(task, after=param(request, "after"), before=param(request, "before"))
-    boards = queries.leaderboards_of(task=task)
+    boards = browse_queries.boards_shown(task.leaderboards)
     meta = Meta(
         title=f"{task.name} (task)",
         description=f"Papers and leaderboards for the task {task.name}.",
@@ -664,7 +664,7 @@ def method_detail(request, slug: str):
         method, after=param(request, "after"), before=param(request, "before")
     )
     introduced_by = list(method.introduced_by.order_by("month", "id")[:50])
-    boards = queries.leaderboards_of(method=method)
+    boards = queries.leaderboards_of_method(method)
     meta = Meta(
         title=f"{method.name} (method)",
         description=(

@@ -160,6 +160,12 @@ def test_children_are_the_direct_subtasks_in_id_order(api, tree):
     assert [t["id"] for t in cursor] == ["few-shot", "fine-grained", "zero-shot"]
 
 
+def test_the_task_list_filtered_by_parent_is_its_children(api, tree):
+    # the site's /tasks/?parent=<id> and its JSON form
+    assert ids(get(api, f"{V1}/tasks/", parent="classification")) == ["few-shot", "fine-grained", "zero-shot"]
+    assert get(api, f"{V1}/tasks/", parent="few-shot")["count"] == 0
+
+
 def test_unknown_task_parents_and_children_are_404(api, tree):
     get(api, f"{V1}/tasks/no-such-task/parents/", expect=404)
     get(api, f"{V1}/tasks/no-such-task/children/", expect=404)

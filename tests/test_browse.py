@@ -134,6 +134,71 @@ def test_a_task_page_shows_its_place_in_the_tree_its_datasets_and_leaderboards(c
     assert browse.task_tree(leaf).ancestors == [root, middle]
 
 
+def _boards_with_results(n, **owner):
+    """``n`` boards of one task or dataset, board i with i + 1 results, counted as a load counts."""
+    boards = []
+    for i in range(n):
+        board = make_leaderboard(**owner)
+        for k in range(i + 1):
+            make_result(leaderboard=board, model=f"m{k}")
+        boards.append(board)
+    counters.refresh(entry_ids=[], paper_ids=[], loaded=True)
+    return boards[::-1]  # most results first
+
+
+@pytest.mark.parametrize("owner", ["task", "dataset"])
+def test_a_task_or_dataset_page_shows_its_busiest_boards_and_links_all_of_them_a_page_at_a_time(
+    client, monkeypatch, owner
+):
+    monkeypatch.setattr(browse, "BOARDS_SHOWN", 3)
+    made = (
+        make_task(slug="owner", name="Owner") if owner == "task" else make_dataset(slug="owner", name="Owner")
+    )
+    boards = _boards_with_results(30, **{owner: made})
+    page = html(client, made.get_absolute_url())
+    shown = [b for b in boards if f'<a href="{b.get_absolute_url()}">' in page]
+    assert shown == boards[:3]
+    assert "30 results" in page
+    assert "28 results" in page
+    assert "27 results" not in page
+    everything = f"/{owner}/owner/leaderboards"
+    link = "of" if owner == "task" else "on"
+    assert f'<a href="{everything}">All 30 leaderboards {link} Owner</a>' in page
+    # the full list: most results first, 25 a page, every board once
+    seen, address = [], everything
+    while address:
+        listed = html(client, address)
+        seen += [b for b in boards if f'<a href="{b.get_absolute_url()}">' in listed]
+        after = listed.split('rel="next" href="')[1].split('"')[0] if 'rel="next"' in listed else None
+        address = everything + after.replace("&amp;", "&") if after else None  # "?after=…"
+    assert seen == boards
+    html(client, f"/{owner}/no-such-{owner}/leaderboards", status=404)
+
+
+def test_a_task_page_bounds_its_subtasks_and_datasets_and_links_the_rest(client, monkeypatch):
+    monkeypatch.setattr(browse, "SUBTASKS_SHOWN", 2)
+    monkeypatch.setattr(browse, "DATASETS_SHOWN", 2)
+    parent = make_task(slug="parent", name="Parent")
+    children = [make_task(slug=f"child-{i}", name=f"Child {i}", parent=parent) for i in range(3)]
+    make_task(slug="elsewhere", name="Elsewhere")
+    for i in range(3):
+        make_dataset(slug=f"data-{i}", name=f"Data {i}").tasks.add(parent)
+    page = html(client, parent.get_absolute_url())
+    assert [c.slug for c in children if f'href="/task/{c.slug}"' in page] == ["child-0", "child-1"]
+    assert '<a href="/tasks/?parent=parent">All subtasks of Parent</a>' in page
+    assert '<a href="/datasets/?task=parent">All datasets of Parent</a>' in page
+    subtasks = html(client, "/tasks/?parent=parent&sort=name")
+    assert "<h1>Subtasks of Parent</h1>" in subtasks
+    assert all(f'href="/task/{c.slug}"' in subtasks for c in children)
+    assert 'href="/task/elsewhere"' not in subtasks
+    html(client, "/tasks/?parent=no-such-task", status=404)
+    # a task with no more than it shows links no list
+    small = html(client, children[0].get_absolute_url())
+    assert "All subtasks" not in small
+    assert "All datasets" not in small
+    assert "All 0" not in small
+
+
 def test_a_task_tree_that_loops_stops(client):
     a = make_task(slug="a", name="A")
     b = make_task(slug="b", name="B", parent=a)
@@ -208,7 +273,11 @@ def test_dataset_names_link_from_leaderboards_and_papers(client):
 
 
 @pytest.mark.parametrize(
-    "url", ["/sota/", "/area/computer-vision", "/tasks/", "/datasets/", "/dataset/d-0", "/task/t-0"]
+    "url",
+    [
+        *("/sota/", "/area/computer-vision", "/tasks/", "/datasets/", "/dataset/d-0", "/task/t-0"),
+        *("/task/t-0/leaderboards", "/dataset/d-0/leaderboards", "/tasks/?parent=t-0"),
+    ],
 )
 def test_query_counts_do_not_grow_with_rows(client, url):
     def grow(n, start):

@@ -75,7 +75,7 @@ def test_the_paper_list_sorted_by_samples_starts_with_the_most(client, loaded_se
     assert papers[0].n_samples == max(Paper.objects.values_list("n_samples", flat=True)) > 0
 
 
-def test_task_counts_and_author_names_are_what_the_rows_say_after_a_load_and_a_repair(db, tmp_path):
+def test_task_and_board_counts_and_author_names_are_what_the_rows_say_after_a_load_and_a_repair(db, tmp_path):
     load(*archive_dumps.write(tmp_path / "dumps"))
     assert Task.objects.filter(n_papers__gt=0).exists()
     assert Task.objects.filter(n_leaderboards__gt=0).exists()
@@ -84,13 +84,20 @@ def test_task_counts_and_author_names_are_what_the_rows_say_after_a_load_and_a_r
             task.papers.count(),
             Leaderboard.objects.filter(task=task).count(),
         ), task.slug
+    assert Leaderboard.objects.filter(n_results__gt=1).exists()
+    for board in Leaderboard.objects.all():
+        assert board.n_results == board.results.count(), board.slug
     names = set(Author.objects.exclude(name="").values_list("name", flat=True))
     assert names
     assert set(AuthorName.objects.values_list("name", flat=True)) == names
     # a refresh repairs what was lost or made up, and a per-entry refresh leaves them alone
     Task.objects.update(n_papers=7, n_leaderboards=7)
+    Leaderboard.objects.update(n_results=1000)
     AuthorName.objects.create(name="Nobody Anywhere")
     AuthorName.objects.filter(name=min(names)).delete()
     assert counters.refresh(entry_ids=[], paper_ids=[]) == 0
-    assert counters.refresh() == Task.objects.count() + 2
+    assert counters.refresh() == Task.objects.count() + Leaderboard.objects.count() + 2
+    assert [b.n_results for b in Leaderboard.objects.all()] == [
+        b.results.count() for b in Leaderboard.objects.all()
+    ]
     assert set(AuthorName.objects.values_list("name", flat=True)) == names

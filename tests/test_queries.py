@@ -7,7 +7,8 @@ in which order, with what figures, and for lists, how keyset cursors walk them b
 import pytest
 from django.http import Http404
 
-from catalogue import figures, queries
+from catalogue import counters, figures, queries
+from catalogue.browse import queries as browse_queries
 from catalogue.models import PaperSlug, Status
 from catalogue.pagination import keyset
 from catalogue.queries import EntrySort, PaperFilters, PaperSort, SearchFilters
@@ -471,12 +472,16 @@ def test_leaderboards_of_a_task_or_of_a_method_s_papers_most_results_first():
     for model in ("a", "b"):
         make_result(leaderboard=busy, model=model)
         make_result(leaderboard=elsewhere, paper=using, model=model)
+    make_result(leaderboard=elsewhere, model="c")  # a paper not using the method
     make_result(leaderboard=quiet, paper=using)
     make_result(leaderboard=make_leaderboard())  # neither the task's nor the method's
-    assert [(b.pk, b.n_results) for b in queries.leaderboards_of(task=task)] == [(busy.pk, 2), (quiet.pk, 1)]
-    assert [(b.pk, b.n_results) for b in queries.leaderboards_of(method=method)] == [
-        (elsewhere.pk, 2),
-        (quiet.pk, 1),
+    counters.refresh(entry_ids=[], paper_ids=[], loaded=True)  # as a load ends
+    shown = browse_queries.boards_shown(task.leaderboards)
+    assert ([(b.pk, b.n_results) for b in shown.first], shown.total) == ([(busy.pk, 2), (quiet.pk, 1)], 2)
+    # a method's: most results of its papers first, beside all the board's results
+    assert [(b.pk, b.n_method_results, b.n_results) for b in queries.leaderboards_of_method(method)] == [
+        (elsewhere.pk, 2, 3),
+        (quiet.pk, 1, 1),
     ]
 
 

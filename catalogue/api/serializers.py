@@ -365,9 +365,7 @@ class DatasetSerializer(serializers.Serializer):
         return DatasetPaperSerializer(paper, context=self.context).data if paper else None
 
     def get_tasks(self, dataset) -> list[str]:
-        return sorted(
-            {t.slug for t in dataset.tasks.all()} | {b.task.slug for b in dataset.leaderboards.all()}
-        )
+        return dataset.task_ids  # set for the page by catalogue.api.queries.with_task_ids
 
     @extend_schema_field(DataLoaderSerializer(many=True))
     def get_data_loaders(self, dataset):

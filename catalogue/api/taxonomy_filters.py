@@ -33,6 +33,8 @@ class _FullNamedFilterSet(_NamedFilterSet):
 class TaskFilter(_NamedFilterSet):
     q = df.CharFilter(method="filter_q", help_text="Words in the task's name or id.")
     paper = paper_filter(field_name="papers")
+    # The catalogue's own: /tasks/?parent=<id> on the site lists a task's subtasks a page at a time.
+    parent = df.CharFilter(field_name="parent__slug", help_text="Subtasks of this task (task id).")
 
     class Meta:
         model = Task

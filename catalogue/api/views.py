@@ -207,6 +207,10 @@ class PaperDatasetList(_PaperChild, ListView):
     def get_queryset(self):
         return queries.paper_datasets(self.paper)
 
+    def extra_context(self, rows) -> dict:
+        queries.with_task_ids(rows)
+        return {}
+
 
 class PaperSampleList(_PaperChild, ListView):
     """The paper's places (code bodies under routine names), filterable as /samples/."""
@@ -369,12 +373,17 @@ class DatasetList(ListView):
     def get_queryset(self):
         return queries.datasets()
 
+    def extra_context(self, rows) -> dict:
+        queries.with_task_ids(rows)
+        return {}
+
 
 class DatasetDetail(DetailView):
     serializer_class = serializers.DatasetSerializer
 
     def get_object(self):
-        return _get(queries.datasets(), slug=self.kwargs["dataset_id"])
+        dataset = _get(queries.datasets(), slug=self.kwargs["dataset_id"])
+        return queries.with_task_ids([dataset])[0]
 
 
 class MethodList(ListView):

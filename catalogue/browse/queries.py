@@ -8,7 +8,7 @@ data version (``catalogue.memo``), so they cost once per load.
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, F, OuterRef, Sum, Value, Window
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Sum, Value, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.http import Http404
 
@@ -132,9 +132,14 @@ TASK_SORTS = {
 TASK_SORT_LABELS = {"papers": "most papers", "leaderboards": "most leaderboards", "name": "name"}
 
 
-def tasks_page(q: str, sort: str, *, after: str | None = None, before: str | None = None) -> KeysetPage:
-    """Tasks whose name holds ``q``, in ``sort`` order (TASK_SORTS), a keyset page."""
+def tasks_page(
+    q: str, sort: str, *, parent: Task | None = None, after: str | None = None, before: str | None = None
+) -> KeysetPage:
+    """Tasks whose name holds ``q`` (of them, the subtasks of ``parent``), in ``sort`` order
+    (TASK_SORTS), a keyset page."""
     tasks = Task.objects.select_related("parent")
+    if parent is not None:
+        tasks = tasks.filter(parent=parent)
     if q:
         tasks = tasks.named_like(search.words(q))
     return keyset_page(tasks, TASK_SORTS[sort], after=after, before=before)
@@ -143,28 +148,62 @@ def tasks_page(q: str, sort: str, *, after: str | None = None, before: str | Non
 # --- a task's place in the tree ----------------------------------------------------------------
 
 
+SUBTASKS_SHOWN = 60  # on a task's page; the rest are on /tasks/?parent=<slug>
+DATASETS_SHOWN = 30  # on a task's page; the rest are on /datasets/?task=<slug>
+
+
 @dataclass(frozen=True)
 class TaskTree:
     ancestors: list[Task]  # from the root down to the task's parent
-    subtasks: list[Task]
+    subtasks: list[Task]  # the first SUBTASKS_SHOWN by name
+    more_subtasks: bool
     areas: list[Area]  # its own, else its nearest ancestor's
-    datasets: list[Dataset]  # the datasets it is evaluated or listed on
+    datasets: list[Dataset]  # the first DATASETS_SHOWN it is evaluated or listed on, by name
+    more_datasets: bool
 
 
 def task_tree(task: Task) -> TaskTree:
     ancestors = task.ancestors()[::-1]  # root first
-    datasets = Dataset.objects.of_task(task.pk)
     # a subtask is in its own areas, else in those of its nearest ancestor that has some
     areas = []
     for node in [task, *reversed(ancestors)]:
         if areas := list(node.areas.order_by("name")):
             break
+    # one row past what is shown says whether there are more, without counting them all
+    subtasks = list(task.subtasks.order_by("name", "slug")[: SUBTASKS_SHOWN + 1])
+    datasets = list(Dataset.objects.of_task(task.pk).order_by("name", "slug")[: DATASETS_SHOWN + 1])
     return TaskTree(
         ancestors=ancestors,
-        subtasks=list(task.subtasks.order_by("name", "slug")),
+        subtasks=subtasks[:SUBTASKS_SHOWN],
+        more_subtasks=len(subtasks) > SUBTASKS_SHOWN,
         areas=areas,
-        datasets=list(datasets.order_by("name", "slug")[:200]),
+        datasets=datasets[:DATASETS_SHOWN],
+        more_datasets=len(datasets) > DATASETS_SHOWN,
     )
+
+
+# --- a task's or a dataset's leaderboards -------------------------------------------------------
+
+# A task's or a dataset's page shows its busiest boards; all of them are a page at a time on
+# /task/<slug>/leaderboards and /dataset/<slug>/leaderboards. ImageNet has 557 at archive size.
+BOARDS_SHOWN = 20
+BOARD_KEYS = [Key("n_results", True, int), Key("slug", False, str)]  # most results first
+
+
+@dataclass(frozen=True)
+class BoardsShown:
+    first: list[Leaderboard]  # the BOARDS_SHOWN with most results
+    total: int
+
+
+def boards_shown(boards: QuerySet[Leaderboard]) -> BoardsShown:
+    """The first boards of a task's or dataset's ``leaderboards``, and how many it has."""
+    first = boards.select_related("task", "dataset").order_by("-n_results", "slug")[:BOARDS_SHOWN]
+    return BoardsShown(list(first), boards.count())  # the count: an index range, as many queries at any size
+
+
+def boards_page(boards: QuerySet[Leaderboard], *, after=None, before=None) -> KeysetPage:
+    return keyset_page(boards.select_related("task", "dataset"), BOARD_KEYS, after=after, before=before)
 
 
 # --- datasets ---------------------------------------------------------------------------------
@@ -216,7 +255,7 @@ def _dataset_facets() -> dict[str, list[tuple[str, int]]]:
 
 @dataclass(frozen=True)
 class DatasetPage:
-    leaderboards: list[Leaderboard]  # with n_results, most results first
+    leaderboards: BoardsShown
     tasks: list[Task]
     subdatasets: list[Dataset]
     introduced_in: Paper | None  # Dataset.introducing_paper
@@ -224,9 +263,6 @@ class DatasetPage:
 
 
 def dataset_page(dataset: Dataset, *, after=None, before=None) -> DatasetPage:
-    # Its boards with their numbers of results: a count over all of them, remembered per data
-    # version as a task's boards are (``queries.leaderboards_of``).
-    boards = memo.remember("dataset_leaderboards", dataset.pk, lambda: _leaderboards_by_results(dataset))
     # Its papers from its results' side: the paper ids first (a dataset has a few thousand
     # results at most), then those papers by date. Asked as "papers with a result on it",
     # PostgreSQL walked the date index testing each paper (8,500 for imagenet, 180 ms).
@@ -239,19 +275,11 @@ def dataset_page(dataset: Dataset, *, after=None, before=None) -> DatasetPage:
     )
     with_list_figures(papers.items)
     return DatasetPage(
-        leaderboards=boards,
+        leaderboards=boards_shown(dataset.leaderboards),
         tasks=list(dataset.tasks.order_by("name", "slug")),
         subdatasets=list(dataset.subdatasets.order_by("name", "slug")),
         introduced_in=dataset.introducing_paper(),
         papers=papers,
-    )
-
-
-def _leaderboards_by_results(dataset: Dataset) -> list[Leaderboard]:
-    return list(
-        dataset.leaderboards.select_related("task", "dataset")
-        .annotate(n_results=Count("results"))
-        .order_by("-n_results", "slug")[:200]
     )
 
 

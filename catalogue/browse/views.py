@@ -1,13 +1,14 @@
 """The browsing pages: /sota/ (areas and their tasks), /area/<slug>, /tasks/, /datasets/,
-/dataset/<slug>, /author/<name>, /proceedings/ (the conferences), /conference/<id> and
-/proceeding/<id>. Thin views over ``catalogue.browse.queries``, with the site's own helpers."""
+/dataset/<slug>, a task's or a dataset's leaderboards, /author/<name>, /proceedings/ (the
+conferences), /conference/<id> and /proceeding/<id>. Thin views over ``catalogue.browse.queries``,
+with the site's own helpers."""
 
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
 from catalogue.browse import conferences
 from catalogue.browse import queries as browse
-from catalogue.models import Dataset
+from catalogue.models import Dataset, Task
 from catalogue.pagination.keyset import keyset_page_of_rows
 from catalogue.views import (
     KEYSET,
@@ -59,18 +60,31 @@ def area_detail(request, slug: str):
 
 
 @require_safe
-@cached_page(reads=("q", "sort", *KEYSET), json=list_json("tasks", q=same("q")))
+@cached_page(
+    reads=("q", "parent", "sort", *KEYSET), json=list_json("tasks", q=same("q"), parent=same("parent"))
+)
 def task_list(request):
-    q = param(request, "q")
+    q, parent_slug = param(request, "q"), param(request, "parent")
+    parent = get_object_or_404(Task, slug=parent_slug) if parent_slug else None
     sort = choice_param(request, "sort", browse.TASK_SORTS) or "papers"
-    page = browse.tasks_page(q, sort, after=param(request, "after"), before=param(request, "before"))
-    meta = Meta(title="Tasks", description="Every task of the catalogue, with its papers and leaderboards.")
+    page = browse.tasks_page(
+        q, sort, parent=parent, after=param(request, "after"), before=param(request, "before")
+    )
+    if parent:
+        meta = Meta(
+            title=f"Subtasks of {parent.name}", description=f"The subtasks of the task {parent.name}."
+        )
+    else:
+        meta = Meta(
+            title="Tasks", description="Every task of the catalogue, with its papers and leaderboards."
+        )
     return _page(
         request,
         "catalogue/task_list.html",
         meta,
         page=page,
         q=q,
+        parent=parent,
         sort=sort,
         sorts=browse.TASK_SORT_LABELS.items(),
     )
@@ -120,6 +134,34 @@ def dataset_detail(request, slug: str):
         or f"{dataset.full_name or dataset.name}: its leaderboards and the papers evaluated on it.",
     )
     return _page(request, "catalogue/dataset_detail.html", meta, dataset=dataset, data=data)
+
+
+@require_safe
+@cached_page(reads=KEYSET, json=lambda request, slug: api_url("evaluations", dataset=slug))
+def dataset_leaderboards(request, slug: str):
+    dataset = get_object_or_404(Dataset, slug=slug)
+    page = browse.boards_page(
+        dataset.leaderboards, after=param(request, "after"), before=param(request, "before")
+    )
+    meta = Meta(
+        title=f"Leaderboards on {dataset.name}",
+        description=f"Every leaderboard on the dataset {dataset.name}, most results first.",
+    )
+    return _page(request, "catalogue/board_list.html", meta, page=page, dataset=dataset)
+
+
+@require_safe
+@cached_page(reads=KEYSET, json=lambda request, slug: api_url("evaluations", task=slug))
+def task_leaderboards(request, slug: str):
+    task = get_object_or_404(Task, slug=slug)
+    page = browse.boards_page(
+        task.leaderboards, after=param(request, "after"), before=param(request, "before")
+    )
+    meta = Meta(
+        title=f"Leaderboards of {task.name}",
+        description=f"Every leaderboard of the task {task.name}, most results first.",
+    )
+    return _page(request, "catalogue/board_list.html", meta, page=page, task=task)
 
 
 @require_safe

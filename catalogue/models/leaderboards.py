@@ -25,12 +25,19 @@ class Leaderboard(Harvested):
     metrics = models.JSONField(default=list, blank=True)
     description = models.TextField(blank=True)  # what the table says of its dataset
     table_stamp = models.CharField(max_length=100, blank=True, editable=False)  # the two above
+    # Its result rows, kept by ``counters.refresh()`` after every load (only a load changes
+    # results): a task's and a dataset's boards are listed most results first, a page at a time.
+    n_results = models.PositiveIntegerField(db_default=0, editable=False)
 
     objects = LeaderboardQuerySet.as_manager()
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["task", "dataset"], name="leaderboard_unique_task_dataset")
+        ]
+        indexes = [
+            models.Index(fields=["task", "-n_results", "slug"], name="board_of_task_by_results"),
+            models.Index(fields=["dataset", "-n_results", "slug"], name="board_of_dataset_by_results"),
         ]
 
     def __str__(self):
