@@ -263,6 +263,46 @@ def test_a_dataset_page_has_its_facts_leaderboards_papers_and_loaders(client):
     html(client, "/dataset/no-such-dataset", status=404)
 
 
+def test_a_dataset_s_papers_walk_newest_first_once_each_way_like_a_table_keyset(client):
+    from catalogue.pagination.keyset import keyset_page
+    from catalogue.queries import PAPER_KEYS, PaperSort
+
+    dataset = make_dataset(slug="walked")
+    boards = [make_leaderboard(dataset=dataset) for _ in range(2)]
+    papers = []
+    for i in range(60):  # three months and no month: ties broken by id, as the table does
+        paper = make_paper(arxiv_id=f"230{i % 3 + 1}.{i:05d}")
+        if i % 7 == 0:
+            m.Paper.objects.filter(pk=paper.pk).update(month="")
+        papers.append(paper)
+        make_result(leaderboard=boards[i % 2], paper=paper)
+        if i % 5 == 0:  # a paper on both boards is listed once
+            make_result(leaderboard=boards[(i + 1) % 2], paper=paper)
+    make_result(leaderboard=boards[0], paper=None, paper_title="A row naming no paper we hold")
+    make_result(paper=make_paper())  # another dataset's
+    table = m.Paper.objects.filter(pk__in=[p.pk for p in papers])
+
+    def read(**cursor):
+        return browse.dataset_page(dataset, **cursor).papers
+
+    def like_the_table(**cursor):
+        return keyset_page(table, PAPER_KEYS[PaperSort.DATE], **cursor)
+
+    forward, page = [], read()
+    expected = like_the_table()
+    while True:
+        assert [p.pk for p in page.items] == [p.pk for p in expected.items]
+        assert (page.next_cursor, page.prev_cursor) == (expected.next_cursor, expected.prev_cursor)
+        forward += page.items
+        if not page.next_cursor:
+            break
+        page, expected = read(after=page.next_cursor), like_the_table(after=expected.next_cursor)
+    assert len(forward) == len({p.pk for p in forward}) == 60
+    back = read(before=page.prev_cursor)  # from the last page back one
+    assert [p.pk for p in back.items] == [p.pk for p in like_the_table(before=page.prev_cursor).items]
+    assert read(after="not a cursor").items == read().items
+
+
 def test_dataset_names_link_from_leaderboards_and_papers(client):
     dataset = make_dataset(slug="coco", name="COCO")
     board = make_leaderboard(dataset=dataset)

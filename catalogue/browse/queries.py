@@ -26,7 +26,7 @@ from catalogue.models import (
     SearchKind,
     Task,
 )
-from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
+from catalogue.pagination.keyset import Key, KeysetPage, keyset_page, keyset_page_of_keys
 from catalogue.queries import PAPER_KEYS, SEARCH_FACET_LIMIT, PaperSort, with_list_figures
 
 AREA_TASKS_SHOWN = 12  # tasks an area shows on /sota/ before "all N tasks"
@@ -263,16 +263,7 @@ class DatasetPage:
 
 
 def dataset_page(dataset: Dataset, *, after=None, before=None) -> DatasetPage:
-    # Its papers from its results' side: the paper ids first (a dataset has a few thousand
-    # results at most), then those papers by date. Asked as "papers with a result on it",
-    # PostgreSQL walked the date index testing each paper (8,500 for imagenet, 180 ms).
-    paper_ids = Result.objects.filter(leaderboard__dataset=dataset).values_list("paper_id", flat=True)
-    papers = keyset_page(
-        Paper.objects.filter(pk__in=set(paper_ids)),
-        PAPER_KEYS[PaperSort.DATE],
-        after=after,
-        before=before,
-    )
+    papers = _papers_with_results_on(dataset, after, before)
     with_list_figures(papers.items)
     return DatasetPage(
         leaderboards=boards_shown(dataset.leaderboards),
@@ -281,6 +272,25 @@ def dataset_page(dataset: Dataset, *, after=None, before=None) -> DatasetPage:
         introduced_in=dataset.introducing_paper(),
         papers=papers,
     )
+
+
+def _papers_with_results_on(dataset: Dataset, after, before) -> KeysetPage:
+    """Papers with a result on the dataset, newest first, a keyset page with ``PAPER_KEYS``' cursors.
+
+    The papers' sort keys are read once per data version from the results' side and paged in
+    memory. Asked of the table, "papers with a result on it" walked the date index testing each
+    paper (180 ms for imagenet at archive size), and the paper ids as a list cost a filter over
+    3,000 ids per page (50 ms)."""
+    order = PAPER_KEYS[PaperSort.DATE]  # month, id: both descending
+    keys = memo.remember("dataset_paper_keys", dataset.pk, lambda: _paper_keys_of(dataset))
+    page, next_cursor, prev_cursor = keyset_page_of_keys(keys, order, after=after, before=before)
+    found = Paper.objects.in_bulk([paper_id for _, paper_id in page])
+    return KeysetPage([found[i] for _, i in page if i in found], next_cursor, prev_cursor)
+
+
+def _paper_keys_of(dataset: Dataset) -> list[tuple[str, int]]:
+    rows = Result.objects.filter(leaderboard__dataset=dataset, paper__isnull=False)
+    return sorted(set(rows.values_list("paper__month", "paper_id")))
 
 
 # --- authors and proceedings: papers grouped by an exact name -----------------------------------

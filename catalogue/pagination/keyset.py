@@ -127,3 +127,27 @@ def keyset_page_of_rows(
         next_cursor=encode_cursor([getattr(page[-1], field)]) if page and has_next else None,
         prev_cursor=encode_cursor([getattr(page[0], field)]) if page and has_prev else None,
     )
+
+
+def keyset_page_of_keys(
+    keys: list[tuple], order: list[Key], *, after: str | None = None, before: str | None = None,
+    size: int = PAGE_SIZE,
+) -> tuple[list[tuple], str | None, str | None]:  # fmt: skip
+    """One page of key tuples held in memory, sorted ascending, read in ``order`` when all its keys
+    are descending (newest first): the page's tuples and its next and previous cursors, the same
+    cursors ``keyset_page`` gives over a table in that order."""
+    if not all(key.descending for key in order):
+        raise ValueError("keyset_page_of_keys reads descending orders only")
+    after_values = decode_cursor(after, order)
+    before_values = None if after_values else decode_cursor(before, order)
+    if before_values:  # the rows before it, newest first: greater keys
+        start = bisect.bisect_right(keys, tuple(before_values))
+        page, has_prev, has_next = keys[start : start + size][::-1], start + size < len(keys), True
+    else:
+        end = bisect.bisect_left(keys, tuple(after_values)) if after_values else len(keys)
+        page, has_prev, has_next = keys[max(0, end - size) : end][::-1], bool(after_values), end > size
+    return (
+        page,
+        encode_cursor(list(page[-1])) if page and has_next else None,
+        encode_cursor(list(page[0])) if page and has_prev else None,
+    )
