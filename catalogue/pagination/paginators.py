@@ -19,8 +19,8 @@ from catalogue import memo
 from catalogue.pagination.keyset import Key, beyond
 
 # Rows between two remembered boundary keys: a page starts at the boundary at or before it and
-# skips fewer than this many rows on the keys alone, so no page's OFFSET reaches it. Pages
-# above it keep the one query they always had.
+# skips fewer than this many rows on the keys alone, so no page's OFFSET reaches it. Pages that
+# start before it keep the one query they always had.
 DEFERRED_FROM = 500
 
 
@@ -133,7 +133,7 @@ class KeysFirstPaginator(Paginator):
     def _keys_first(self, start: QuerySet, skip: int, rows: QuerySet, number: int):
         """The ``per_page`` rows of ``start`` after ``skip``, skipped on the primary key alone:
         OFFSET over a joined query builds every skipped joined row to throw away."""
-        if skip == 0 or start.query.values_select or not hasattr(start, "model"):
+        if skip == 0 or start.query.values_select:  # no joins to spare (values() rows: no pk either)
             return self._get_page(list(start[skip : skip + self.per_page]), number, self)
         keys = list(start.values_list("pk", flat=True)[skip : skip + self.per_page])
         found = {row.pk: row for row in rows.filter(pk__in=keys).order_by()}
