@@ -35,6 +35,12 @@ def _key(name: str, part: object, version: str) -> str:
     return f"memo:{name}:{digest}"
 
 
+def is_on() -> bool:
+    """Whether figures are remembered (a lifetime above 0): what is worth computing whole once
+    (a list's page boundaries) is not worth computing whole per request."""
+    return bool(_lifetime())
+
+
 def remember[T](name: str, part: object, compute: Callable[[], T]) -> T:
     """``compute()``, or what it gave at the current data version. ``part``: the subject's key."""
     lifetime = _lifetime()

@@ -8,28 +8,11 @@ listed in the API's paper order, by id (slug), as /papers/ and /tasks/{id}/paper
 
 from functools import cached_property
 
-from django.core.paginator import Paginator
-
 from catalogue.api import filters, queries, serializers, taxonomy_filters
 from catalogue.api.rows import Rows
 from catalogue.api.views import DetailView, ListView
 from catalogue.browse import conferences
 from catalogue.models import Author, AuthorName, Paper
-from catalogue.pagination.api import CatalogPagination
-from catalogue.pagination.paginators import KeysFirstPaginator
-
-
-class _DistinctValuesPaginator(KeysFirstPaginator):
-    """Its count remembered as for every list; a deep page is not looked up by primary key first,
-    as DISTINCT names have none: the OFFSET walks the name index itself, joining nothing."""
-
-    def page(self, number):
-        return Paginator.page(self, number)
-
-
-class _DistinctValuesPagination(CatalogPagination):
-    django_paginator_class = _DistinctValuesPaginator
-
 
 # --- authors --------------------------------------------------------------------------------
 
@@ -48,7 +31,6 @@ class AuthorList(ListView):
     serializer_class = serializers.AuthorSerializer
     queryset = AuthorName.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.AuthorFilter
-    pagination_class = _DistinctValuesPagination
     cursor_ordering = "name"
 
     def get_queryset(self):

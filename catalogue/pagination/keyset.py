@@ -55,7 +55,7 @@ def decode_cursor(token: str | None, keys: list[Key]) -> list | None:
     return values
 
 
-def _beyond(keys: list[Key], values: list, *, forward: bool) -> Q:
+def beyond(keys: list[Key], values: list, *, forward: bool) -> Q:
     """Rows strictly after (forward) or before the row whose key values are ``values``.
 
     ``a < x OR (a = x AND b < y)`` alone is a filter PostgreSQL applies row by row (10,000
@@ -84,13 +84,13 @@ def keyset_page(
     if before_values:
         reverse = [o[1:] if o.startswith("-") else f"-{o}" for o in order]
         rows = list(
-            queryset.filter(_beyond(keys, before_values, forward=False)).order_by(*reverse)[: size + 1]
+            queryset.filter(beyond(keys, before_values, forward=False)).order_by(*reverse)[: size + 1]
         )
         has_prev, has_next = len(rows) > size, True
         rows = rows[:size][::-1]
     else:
         if after_values:
-            queryset = queryset.filter(_beyond(keys, after_values, forward=True))
+            queryset = queryset.filter(beyond(keys, after_values, forward=True))
         rows = list(queryset.order_by(*order)[: size + 1])
         has_prev, has_next = bool(after_values), len(rows) > size
         rows = rows[:size]
