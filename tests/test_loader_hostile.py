@@ -435,17 +435,29 @@ def _this_and_other_backend() -> tuple[str, str]:
 
 def _record_file(vendor: str) -> Path:
     """Where a backend's outcomes go: a stable folder (``CWP_DIFFERENTIAL_DIR``, else the system's
-    temporary one), in a file named by the backend and by the code that made them (the loader and
-    this test), so that outcomes of different code are never compared."""
+    temporary one), in a file named by the backend and by the code that made them (the loader,
+    the models and migrations, the counters and this test), so that outcomes of different code
+    are never compared."""
     folder = Path(
         os.environ.get("CWP_DIFFERENTIAL_DIR") or Path(tempfile.gettempdir()) / "cwp-loader-differential"
     )
     return folder / f"{_CODE_VERSION}-{vendor}.json"
 
 
+# What an outcome depends on: the loader, and the tables it writes (their columns are in each
+# stored-row digest) with what fills their derived columns after a load.
+_CATALOGUE = Path(__file__).parents[1] / "catalogue"
 _CODE_VERSION = hashlib.sha256(
     b"".join(
         p.read_bytes()
-        for p in sorted([*(Path(__file__).parents[1] / "catalogue" / "loader").rglob("*.py"), Path(__file__)])
+        for p in sorted(
+            [
+                *(_CATALOGUE / "loader").rglob("*.py"),
+                *(_CATALOGUE / "models").rglob("*.py"),
+                *(_CATALOGUE / "migrations").glob("*.py"),
+                _CATALOGUE / "counters.py",
+                Path(__file__),
+            ]
+        )
     )
 ).hexdigest()[:12]
