@@ -51,7 +51,7 @@ def run(cmd, **kwargs):
 def snapshot(papers: int) -> Path:
     data = OUT / "data" / f"papers-{papers}-seed-0"
     if not (data / ".complete").exists():
-        run([VENV / "python", ROOT / "bench" / "generate.py", "--papers", papers, "--out", data])
+        run([VENV / "python", ROOT / "bench" / "generate.py", "--papers", str(papers), "--out", data])
         (data / ".complete").touch()
     return data
 

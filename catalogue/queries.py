@@ -223,7 +223,8 @@ def paper_page(paper: Paper) -> PaperPage:
         groups.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
     return PaperPage(
         paper=paper,
-        figures=figures.paper_figures(paper),
+        # counted from the places just fetched, which are every place of the paper: no query
+        figures=figures.paper_figures_of(map(figures.place_row, samples)),
         samples_by_repo=list(groups.values()),
         results=results,
         title_correction=title_correction(paper),

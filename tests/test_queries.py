@@ -237,6 +237,23 @@ def test_paper_page_groups_places_by_repository_with_no_repository_last():
     assert page.figures.samples.n_places == 5
 
 
+def test_paper_page_counts_its_figures_from_the_places_it_shows(django_assert_num_queries):
+    paper = make_paper()
+    repo = make_repo()
+    make_sample(paper=paper, repo=repo, repo_kind="official", status="ran")
+    make_sample(paper=paper, repo=None, inline_ok=False)
+    make_result(paper=paper)
+    # the paper's six relations, its results, its places, whether it has corrections: the
+    # figures add none (they were three aggregate queries)
+    with django_assert_num_queries(9):
+        page = queries.paper_page(paper)
+    assert page.figures == figures.paper_figures(paper)
+    assert page.figures.by_repo_kind == {
+        "unknown": {"samples": 1, "ran": 0, "repositories": 0},
+        "official": {"samples": 1, "ran": 1, "repositories": 1},
+    }
+
+
 def test_paper_page_lists_code_links_official_first_and_results_by_task_dataset_model():
     paper = make_paper()
     for position, name in ((1, "Second"), (0, "First")):
