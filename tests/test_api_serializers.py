@@ -132,3 +132,52 @@ def test_corrections_are_served_with_the_snapshot_value_beside_them(api, loaded_
         1,
         1,
     )
+
+
+# --- the hot lists' plain rows (serializers.PlainRows) say what DRF's own path says -------------
+
+
+def _bodies(api, urls) -> dict[str, bytes]:
+    out = {}
+    for url in urls:
+        response = api.get(url)
+        assert response.status_code == 200, (url, response.content[:300])
+        out[url] = response.content
+    return out
+
+
+def test_plain_rows_answer_byte_for_byte_what_drf_s_own_path_answers(
+    api, loaded_seeds, settings, monkeypatch
+):
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+    from catalogue.api import serializers
+
+    settings.PAGE_CACHE_SECONDS = 0  # each answer built, not served from the response cache
+    curator = get_user_model().objects.create(username="curator")
+    place = m.Sample.objects.filter(status="unverified").order_by("id").first()
+    curation.correct_status(place, "ran", user=curator, reason="ran it", expected_version=None)
+    paper = m.Paper.objects.get(slug=GPIPE)
+    curation.correct_title(paper, "GPipe, corrected", user=curator, reason="typo", expected_version=None)
+    entry = m.CodeEntry.objects.order_by("id").first()
+    urls = [
+        f"{V1}/samples/?items_per_page=500",
+        f"{V1}/samples/?status=ran&items_per_page=500",
+        f"{V1}/samples/?pagination=cursor&items_per_page=7",
+        f"{V1}/code-entries/{entry.slug}/samples/?items_per_page=500",
+        f"{V1}/papers/?items_per_page=500",
+        f"{V1}/papers/{GPIPE}/",
+        f"{V1}/papers/{GPIPE}/repositories/",
+        f"{V1}/search/?q=pipeline",
+        f"{V1}/search/?q=training&items_per_page=500",
+        f"{V1}/papers/?q=training&items_per_page=500",
+    ]
+    plain = _bodies(api, urls)
+    assert b'"corrected":{"status"' in plain[urls[1]] and b'"corrected":{"title"' in plain[urls[5]]
+    monkeypatch.setattr(
+        serializers.PlainRows,
+        "to_representation",
+        lambda self, instance: serializers.serializers.Serializer.to_representation(self, instance),
+    )
+    assert _bodies(api, urls) == plain
