@@ -893,3 +893,53 @@ def test_favicon_ico_leads_to_the_site_s_icon(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 301
     assert response["Location"].endswith("favicon.svg")
+
+
+# The rows of includes/places_table.html as its {% for %} wrote them before the place_rows tag.
+PLACE_ROWS_AS_A_LOOP = """{% load pages %}    {% for s in places %}
+      <tr>
+        {% if not hide_paper %}<td><a href="{{ s.paper.get_absolute_url }}">{{ s.paper.title|default:s.paper.slug }}</a>{% if s.paper.month %} <span class="muted">{{ s.paper.month }}</span>{% endif %}</td>{% endif %}
+        {% if not hide_entry %}<td><a class="mono" href="{{ s.entry.get_absolute_url }}">{{ s.entry.name|breakable }}</a></td>{% endif %}
+        <td>
+          {% if not hide_repo %}{% if s.repo %}<a href="{{ s.repo|repo_url }}">{{ s.repo.full_name }}</a>{% else %}<span class="muted">no repository</span>{% endif %}<br>{% endif %}
+          {% if s.path %}{% if s.file_url %}<a class="mono path" href="{{ s.file_url }}" rel="nofollow noopener">{{ s.path|breakable }}</a>{% else %}<span class="mono path">{{ s.path|breakable }}</span>{% endif %}{% endif %}
+        </td>
+        <td>{% status_badge s.status %}{% if s.status_corrected %} {% correction_note s.status_correction s.status_upstream s.paper.slug %}{% endif %}</td>
+        <td>{{ s.licence|licence_label }}{% if not s.inline_ok %} <span class="badge badge-pointer" title="The code may only be pointed to, never shown here">pointer only</span>{% endif %}</td>
+        {% if not hide_body %}<td>{{ s.body.sha256_prefix|body_link }} {% code_link s %}</td>{% endif %}
+      </tr>
+    {% empty %}
+      <tr><td colspan="6" class="empty">No places.</td></tr>
+    {% endfor %}"""
+
+
+@pytest.mark.parametrize("hidden", ["", "hide_paper", "hide_entry", "hide_repo", "hide_body"])
+def test_place_rows_write_what_the_template_loop_wrote(loaded_seeds, hidden):
+    from django.contrib.auth import get_user_model
+    from django.template import Context, Template
+
+    from catalogue import curation
+
+    curator = get_user_model().objects.create(username="curator")
+    corrected = m.Sample.objects.filter(status="unverified").order_by("id").first()
+    curation.correct_status(corrected, "ran", user=curator, reason="<b>ran</b> it", expected_version=None)
+    odd = make_paper(slug="odd", title="", month="")  # no title, no month
+    factories.make_sample(paper=odd, repo=None, path="", inline_ok=False, licence=None)
+    factories.make_sample(paper=odd, repo=make_repo(host="gitlab.com"), path="a/b.py", file_url=None)
+    factories.make_sample(
+        paper=odd, entry=make_entry(name="<script>x</script>"), path="x/<y>.py", file_url='https://e"x'
+    )
+    places = [
+        *queries.places_page(m.Sample.objects.all()).items,
+        *queries.places_page(m.Sample.objects.filter(pk=corrected.pk)).items,
+        *queries.places_page(m.Sample.objects.filter(paper=odd)).items,
+    ]
+    assert any(s.status_corrected for s in places)
+    context = {"places": places, hidden: True} if hidden else {"places": places}
+    table = Template("{% include 'includes/places_table.html' %}").render(Context(context))
+    rows = table.split("<tbody>\n", 1)[1].split("\n  </tbody>", 1)[0]
+    assert rows == Template(PLACE_ROWS_AS_A_LOOP).render(Context(context))
+    empty = Template("{% include 'includes/places_table.html' %}").render(Context({"places": []}))
+    assert empty.split("<tbody>\n", 1)[1].split("\n  </tbody>", 1)[0] == Template(
+        PLACE_ROWS_AS_A_LOOP
+    ).render(Context({"places": []}))
