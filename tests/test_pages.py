@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -896,21 +897,7 @@ def test_favicon_ico_leads_to_the_site_s_icon(client):
 
 
 # The rows of includes/places_table.html as its {% for %} wrote them before the place_rows tag.
-PLACE_ROWS_AS_A_LOOP = """{% load pages %}    {% for s in places %}
-      <tr>
-        {% if not hide_paper %}<td><a href="{{ s.paper.get_absolute_url }}">{{ s.paper.title|default:s.paper.slug }}</a>{% if s.paper.month %} <span class="muted">{{ s.paper.month }}</span>{% endif %}</td>{% endif %}
-        {% if not hide_entry %}<td><a class="mono" href="{{ s.entry.get_absolute_url }}">{{ s.entry.name|breakable }}</a></td>{% endif %}
-        <td>
-          {% if not hide_repo %}{% if s.repo %}<a href="{{ s.repo|repo_url }}">{{ s.repo.full_name }}</a>{% else %}<span class="muted">no repository</span>{% endif %}<br>{% endif %}
-          {% if s.path %}{% if s.file_url %}<a class="mono path" href="{{ s.file_url }}" rel="nofollow noopener">{{ s.path|breakable }}</a>{% else %}<span class="mono path">{{ s.path|breakable }}</span>{% endif %}{% endif %}
-        </td>
-        <td>{% status_badge s.status %}{% if s.status_corrected %} {% correction_note s.status_correction s.status_upstream s.paper.slug %}{% endif %}</td>
-        <td>{{ s.licence|licence_label }}{% if not s.inline_ok %} <span class="badge badge-pointer" title="The code may only be pointed to, never shown here">pointer only</span>{% endif %}</td>
-        {% if not hide_body %}<td>{{ s.body.sha256_prefix|body_link }} {% code_link s %}</td>{% endif %}
-      </tr>
-    {% empty %}
-      <tr><td colspan="6" class="empty">No places.</td></tr>
-    {% endfor %}"""
+PLACE_ROWS_AS_A_LOOP = (Path(__file__).parent / "places_table_loop.html").read_text()
 
 
 @pytest.mark.parametrize("hidden", ["", "hide_paper", "hide_entry", "hide_repo", "hide_body"])

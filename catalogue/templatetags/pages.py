@@ -284,8 +284,9 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
     cells.append("\n          ")
     if s.path:
         if s.file_url:
+            link = esc(s.file_url)
             cells.append(
-                f'<a class="mono path" href="{esc(s.file_url)}" rel="nofollow noopener">{breakable(s.path)}</a>'
+                f'<a class="mono path" href="{link}" rel="nofollow noopener">{breakable(s.path)}</a>'
             )
         else:
             cells.append(f'<span class="mono path">{breakable(s.path)}</span>')
