@@ -930,3 +930,19 @@ def test_place_rows_write_what_the_template_loop_wrote(loaded_seeds, hidden):
     assert empty.split("<tbody>\n", 1)[1].split("\n  </tbody>", 1)[0] == Template(
         PLACE_ROWS_AS_A_LOOP
     ).render(Context({"places": []}))
+
+
+@pytest.mark.parametrize("script_prefix", ["/", "/mounted/"])
+def test_place_row_addresses_are_what_reverse_gives(script_prefix):
+    from django.urls import get_script_prefix, reverse, set_script_prefix
+
+    from catalogue.templatetags.pages import _url
+
+    before = get_script_prefix()
+    set_script_prefix(script_prefix)
+    try:
+        for name in ("paper", "code_entry", "code_body"):
+            for segment in ("gpipe-1", "a.b_c~d", "0123abcdef", "with space", "ünï", "a%2Fb", "x?y#z", "a&b"):
+                assert _url(name, segment) == reverse(name, args=[segment]), (name, segment)
+    finally:
+        set_script_prefix(before)

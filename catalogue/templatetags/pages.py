@@ -1,11 +1,13 @@
 """Template helpers for the public pages: badges, labels, links and safe JSON-LD."""
 
 import json
+import re
 from calendar import month_name
+from functools import lru_cache
 
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import dateformat
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
@@ -43,6 +45,13 @@ INSTRUMENT_WORDS = "instrument failure"
 
 @register.simple_tag
 def status_badge(status: str) -> SafeString:
+    """A status as a badge that explains itself; the same markup for the same status (a place
+    list draws one per row), made once per status."""
+    return _status_badge(str(status))
+
+
+@lru_cache(maxsize=64)
+def _status_badge(status: str) -> SafeString:
     """A status as a badge that explains itself (title text); instrument failures say so in words.
 
     The status is the vocabulary's own word, as the API, the filters and the legend give it.
@@ -81,7 +90,7 @@ def body_link(sha: str) -> SafeString:
     """A code body's prefix, linked to every place the body appears."""
     return format_html(
         '<a class="mono" href="{}" title="Every place this body of code appears">{}</a>',
-        reverse("code_body", args=[sha]),
+        _url("code_body", str(sha)),
         sha,
     )
 
@@ -93,7 +102,7 @@ def code_link(sample) -> SafeString:
     there too, and says it may not show the code itself: the text is never on its row."""
     if not getattr(sample, "code_shown", False):
         return SafeString("")
-    url = reverse("code_body", args=[sample.body.sha256_prefix]) + "#code"
+    url = _url("code_body", sample.body.sha256_prefix) + "#code"
     if sample.inline_ok:
         return format_html('<a class="code-link" href="{}">show code</a>', url)
     return format_html(
@@ -244,6 +253,27 @@ def correction_note(correction, snapshot: str, paper_slug: str) -> SafeString:
     )
 
 
+# A slug, an entry's slug, a body's hex prefix: nothing reverse() would quote.
+_PLAIN_SEGMENT = re.compile(r"[A-Za-z0-9_.~-]+")
+_MARK = "0segment0"
+
+
+@lru_cache(maxsize=32)
+def _around(name: str, script_prefix: str) -> tuple[str, str]:
+    head, tail = reverse(name, args=[_MARK]).split(_MARK)
+    return head, tail
+
+
+def _url(name: str, segment: str) -> str:
+    """``reverse(name, args=[segment])`` for a one-segment address: for a plain segment, the
+    address around it is reversed once (per script prefix) and the segment put in; a place list
+    reversed three addresses per row."""
+    if _PLAIN_SEGMENT.fullmatch(segment):
+        head, tail = _around(name, get_script_prefix())
+        return head + segment + tail
+    return reverse(name, args=[segment])
+
+
 _POINTER_ONLY_BADGE = SafeString(
     ' <span class="badge badge-pointer" title="The code may only be pointed to, never shown here">'
     "pointer only</span>"
@@ -266,7 +296,7 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
     if not hide_paper:
         month = f' <span class="muted">{esc(paper.month)}</span>' if paper.month else ""
         cells.append(
-            f'<td><a href="{esc(paper.get_absolute_url())}">{esc(paper.title or paper.slug)}</a>{month}</td>'
+            f'<td><a href="{esc(_url("paper", paper.slug))}">{esc(paper.title or paper.slug)}</a>{month}</td>'
         )
     cells.append("\n        ")
     if not hide_entry:
