@@ -11,11 +11,12 @@ from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
-from django.db import connection, models
+from django.db import connection, connections, models, router
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from django.urls import reverse
 
 from catalogue import charts, figures, identities, memo, metrics, search
 from catalogue.figures import PaperFigures, SampleFigures
@@ -25,7 +26,6 @@ from catalogue.models import (
     CodeEntry,
     CodeLink,
     Correction,
-    Dataset,
     Leaderboard,
     Method,
     Paper,
@@ -180,6 +180,54 @@ def papers_page(
 
 
 @dataclass(frozen=True)
+class Topic:
+    """A task, method or dataset as the paper page links it."""
+
+    name: str
+    full_name: str  # a method's full name, else ""
+    url: str
+
+
+# The paper page's topic lists: (Paper's many-to-many field, the model's full-name column or None).
+TOPICS = {
+    "tasks": ("tasks", None),
+    "methods": ("methods", None),
+    "methods_introduced": ("methods_introduced", "full_name"),
+    "datasets_introduced": ("datasets_introduced", None),
+}
+
+
+def paper_topics(paper: Paper) -> dict[str, list[Topic]]:
+    """The paper's tasks, methods, methods introduced and datasets introduced, each by name (then
+    slug): one query of four joins (four prefetches built and compiled four querysets before)."""
+    db = connections[paper._state.db or router.db_for_read(Paper)]  # where the paper was read (replica)
+    selects = []
+    for position, (relation, full_name) in enumerate(TOPICS.values()):
+        field = Paper._meta.get_field(relation)
+        table = db.ops.quote_name(field.related_model._meta.db_table)
+        through = db.ops.quote_name(field.remote_field.through._meta.db_table)
+        selects.append(
+            f"SELECT {position} AS k, t.slug, t.name, {'t.' + full_name if full_name else "''"} AS full_name "
+            f"FROM {table} t JOIN {through} x ON x.{field.m2m_reverse_name()} = t.id "
+            f"WHERE x.{field.m2m_column_name()} = %s"
+        )
+    topics: dict[str, list[Topic]] = {name: [] for name in TOPICS}
+    names = list(TOPICS)
+    urls = {
+        "tasks": "task",
+        "methods": "method",
+        "methods_introduced": "method",
+        "datasets_introduced": "dataset",
+    }
+    with db.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(selects) + " ORDER BY 1, 3, 2", [paper.pk] * len(selects))
+        for position, slug, name, full in cursor.fetchall():
+            kind = names[position]
+            topics[kind].append(Topic(name=name, full_name=full or "", url=reverse(urls[kind], args=[slug])))
+    return topics
+
+
+@dataclass(frozen=True)
 class PaperPage:
     paper: Paper
     figures: PaperFigures
@@ -187,17 +235,14 @@ class PaperPage:
     results: list[Result]
     title_correction: Correction | None = None  # the active one; its places carry theirs
     has_corrections: bool = False  # any correction ever, removed ones too: link the history
+    topics: dict[str, list[Topic]] = dataclass_field(default_factory=dict)  # paper_topics
 
 
 def paper_page(paper: Paper) -> PaperPage:
     """Everything the paper page shows, in a fixed number of queries."""
     prefetch_related_objects(
         [paper],
-        Prefetch("authors", queryset=Author.objects.order_by("position")),
-        Prefetch("tasks", queryset=Task.objects.order_by("name", "slug")),
-        Prefetch("methods", queryset=Method.objects.order_by("name", "slug")),
-        Prefetch("methods_introduced", queryset=Method.objects.order_by("name", "slug")),
-        Prefetch("datasets_introduced", queryset=Dataset.objects.order_by("name")),
+        Prefetch("authors", queryset=Author.objects.order_by("position")),  # citations read them too
         Prefetch(
             "code_links",
             queryset=CodeLink.objects.select_related("repo").order_by(
@@ -229,6 +274,7 @@ def paper_page(paper: Paper) -> PaperPage:
         results=results,
         title_correction=title_correction(paper),
         has_corrections=Correction.objects.of_paper(paper).exists(),
+        topics=paper_topics(paper),
     )
 
 

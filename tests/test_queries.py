@@ -243,10 +243,23 @@ def test_paper_page_counts_its_figures_from_the_places_it_shows(django_assert_nu
     make_sample(paper=paper, repo=repo, repo_kind="official", status="ran")
     make_sample(paper=paper, repo=None, inline_ok=False)
     make_result(paper=paper)
-    # the paper's six relations, its results, its places, whether it has corrections: the
-    # figures add none (they were three aggregate queries)
-    with django_assert_num_queries(9):
+    paper.tasks.add(
+        make_task(name="Zeta", slug="z"), make_task(name="Alpha", slug="b"), make_task(name="Alpha", slug="a")
+    )
+    paper.methods_introduced.add(
+        make_method(name="M", full_name="Full M"), make_method(name="N", full_name="")
+    )
+    # authors, code links, the four topic lists in one, results, places, whether it has corrections:
+    # the figures add none (they were three aggregate queries), the topics one (they were four)
+    with django_assert_num_queries(6):
         page = queries.paper_page(paper)
+    assert [(t.name, t.url) for t in page.topics["tasks"]] == [
+        ("Alpha", "/task/a"),
+        ("Alpha", "/task/b"),
+        ("Zeta", "/task/z"),
+    ]
+    assert [(t.name, t.full_name) for t in page.topics["methods_introduced"]] == [("M", "Full M"), ("N", "")]
+    assert page.topics["methods"] == page.topics["datasets_introduced"] == []
     assert page.figures == figures.paper_figures(paper)
     assert page.figures.by_repo_kind == {
         "unknown": {"samples": 1, "ran": 0, "repositories": 0},
