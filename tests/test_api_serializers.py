@@ -172,6 +172,9 @@ def test_plain_rows_answer_byte_for_byte_what_drf_s_own_path_answers(
         f"{V1}/search/?q=pipeline",
         f"{V1}/search/?q=training&items_per_page=500",
         f"{V1}/papers/?q=training&items_per_page=500",
+        f"{V1}/code-entries/?items_per_page=500",
+        f"{V1}/code-entries/{entry.slug}/",
+        *(f"{V1}/papers/{slug}/" for slug in m.Paper.objects.order_by("slug").values_list("slug", flat=True)),
     ]
     plain = _bodies(api, urls)
     assert b'"corrected":{"status"' in plain[urls[1]]

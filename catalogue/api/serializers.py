@@ -17,6 +17,7 @@ snapshot's value, when, why and by whom, and the record's public history page:
 (none when no row on it is corrected).
 """
 
+from collections.abc import Mapping
 from functools import cached_property
 from types import FunctionType, MethodType
 from urllib.parse import quote
@@ -118,9 +119,9 @@ class PlainRows:
         try:
             for name, attrs, convert in self._row_plan():
                 value = instance
-                for attr in attrs:
-                    value = getattr(value, attr)
-                    if type(value) in _SIMPLE_CALLABLES:  # as DRF's get_attribute: call a method
+                for attr in attrs:  # as DRF's get_attribute: a key of a mapping, a method called
+                    value = value[attr] if isinstance(value, Mapping) else getattr(value, attr)
+                    if type(value) in _SIMPLE_CALLABLES:
                         value = value()
                 row[name] = None if value is None else convert(value)
         except (AttributeError, KeyError):
@@ -137,7 +138,7 @@ _SIMPLE_CALLABLES = (FunctionType, MethodType)
 # --- figures (computed by catalogue.queries, handed in by the view) ------------------------
 
 
-class ByStatusSerializer(serializers.Serializer):
+class ByStatusSerializer(PlainRows, serializers.Serializer):
     ran_honours = serializers.IntegerField()
     ran_violates = serializers.IntegerField()
     ran_draft_wrong = serializers.IntegerField()
@@ -146,7 +147,7 @@ class ByStatusSerializer(serializers.Serializer):
     unverified = serializers.IntegerField()
 
 
-class FiguresSerializer(serializers.Serializer):
+class FiguresSerializer(PlainRows, serializers.Serializer):
     """SNAPSHOT-FORMAT.md's figures: samples count distinct code bodies, places count rows."""
 
     n_places = serializers.IntegerField(help_text="Places (sample rows).")
@@ -160,13 +161,13 @@ class FiguresSerializer(serializers.Serializer):
     by_status = ByStatusSerializer(help_text="Distinct bodies per status; every status, zeros included.")
 
 
-class RepoKindFiguresSerializer(serializers.Serializer):
+class RepoKindFiguresSerializer(PlainRows, serializers.Serializer):
     samples = serializers.IntegerField()
     ran = serializers.IntegerField()
     repositories = serializers.IntegerField()
 
 
-class PaperFiguresSerializer(serializers.Serializer):
+class PaperFiguresSerializer(PlainRows, serializers.Serializer):
     samples = FiguresSerializer(help_text="The figures of this paper's places.")
     summary = serializers.DictField(
         child=serializers.IntegerField(), help_text="Status -> distinct bodies, zero statuses left out."
@@ -276,9 +277,13 @@ class PaperDetailSerializer(PaperSerializer):
     def get_aliases(self, paper) -> list[str]:
         return [s.slug for s in paper.slugs.all() if s.slug != paper.slug]
 
+    @cached_property
+    def _figures_shape(self) -> "PaperFiguresSerializer":
+        return PaperFiguresSerializer(context=self.context)
+
     @extend_schema_field(PaperFiguresSerializer)
     def get_figures(self, paper):
-        return PaperFiguresSerializer(self.context["paper_figures"]).data
+        return self._figures_shape.to_representation(self.context["paper_figures"])
 
 
 class RepositorySerializer(serializers.Serializer):
@@ -553,7 +558,7 @@ class ResultSerializer(serializers.Serializer):
 # --- the catalogue's own --------------------------------------------------------------------
 
 
-class CodeEntrySerializer(serializers.Serializer):
+class CodeEntrySerializer(PlainRows, serializers.Serializer):
     id = serializers.CharField(source="slug")
     name = serializers.CharField(
         help_text="The routine name; same-named routines are not claimed equivalent."
@@ -561,9 +566,13 @@ class CodeEntrySerializer(serializers.Serializer):
     claim = serializers.CharField()
     figures = serializers.SerializerMethodField()
 
+    @cached_property
+    def _figures_shape(self) -> "FiguresSerializer":
+        return FiguresSerializer(context=self.context)  # one for the page, not one per row
+
     @extend_schema_field(FiguresSerializer)
     def get_figures(self, entry):
-        return FiguresSerializer(_figures(self, entry).as_dict()).data
+        return self._figures_shape.to_representation(_figures(self, entry).as_dict())
 
 
 class PaperRefSerializer(PlainRows, serializers.Serializer):
