@@ -946,3 +946,71 @@ def test_place_row_addresses_are_what_reverse_gives(script_prefix):
                 assert _url(name, segment) == reverse(name, args=[segment]), (name, segment)
     finally:
         set_script_prefix(before)
+
+
+# A leaderboard's rows as its template's {% for %} wrote them before the board_rows tag.
+BOARD_ROWS_AS_A_LOOP = (Path(__file__).parent / "board_rows_loop.html").read_text()
+
+
+def test_board_rows_write_what_the_template_loop_wrote(db):
+    import datetime
+
+    from django.template import Context, Template
+
+    board = make_leaderboard(slug="rows-board")
+    titled = make_paper(slug="titled", title="A <b>title</b> & more", month="2020-03")
+    untitled = make_paper(slug="untitled", title="", month="")
+    rows = [
+        {
+            "paper": titled,
+            "metrics": {"Accuracy": "90.1%", "Top-5": 97, "Error": 0.000012},
+            "rank_in_archive_order": 1,
+            "of": 4,
+        },
+        {
+            "paper": untitled,
+            "metrics": {"Accuracy": None, "Error": 1e21},
+            "uses_additional_data": True,
+            "rank_in_archive_order": 2,
+        },
+        {
+            "paper": None,
+            "paper_url": "https://example.org/p?a=1&b=<2>",
+            "paper_title": "",
+            "paper_date": datetime.date(2019, 5, 1),
+            "metrics": {},
+            "uses_additional_data": False,
+        },
+        {
+            "paper": None,
+            "paper_url": "https://example.org/q",
+            "paper_title": 'Named "paper"',
+            "paper_date": None,
+            "metrics": {"Top-5": "n/a"},
+        },
+        {
+            "paper": None,
+            "paper_title": "Only a <title>",
+            "paper_date": datetime.date(2018, 1, 2),
+            "metrics": {"Accuracy": 12.5},
+        },
+        {
+            "paper": None,
+            "paper_title": "",
+            "metrics": {"Accuracy": "<script>"},
+            "rank_in_archive_order": 0,
+            "of": 3,
+        },
+    ]
+    results = [make_result(leaderboard=board, model=f"Model <{n}>", **row) for n, row in enumerate(rows)]
+    results = queries.leaderboard_results(board)
+    for metric in ("Accuracy", "Error", ""):
+        context = {"results": results, "metric_names": ["Accuracy", "Top-5", "Error"], "metric": metric}
+        tag = Template("{% load pages %}  {% board_rows results metric_names metric %}").render(
+            Context(context)
+        )
+        assert tag == Template(BOARD_ROWS_AS_A_LOOP).render(Context(context))
+    empty = {"results": [], "metric_names": ["Accuracy"], "metric": "Accuracy"}
+    assert Template("{% load pages %}  {% board_rows results metric_names metric %}").render(
+        Context(empty)
+    ) == Template(BOARD_ROWS_AS_A_LOOP).render(Context(empty))

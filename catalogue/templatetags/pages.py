@@ -7,6 +7,9 @@ from functools import lru_cache
 
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
+from django.template.base import render_value_in_context
+from django.template.defaultfilters import date as date_filter
+from django.template.defaultfilters import yesno
 from django.urls import get_script_prefix, reverse
 from django.utils import dateformat
 from django.utils.html import conditional_escape, format_html
@@ -331,3 +334,52 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
         cells.append(f"<td>{body_link(s.body.sha256_prefix)} {code_link(s)}</td>")
     cells.append("\n      </tr>\n    ")
     return "".join(cells)
+
+
+@register.simple_tag(takes_context=True)
+def board_rows(context, results, metric_names, metric) -> SafeString:
+    """The rows of a leaderboard's table (catalogue/leaderboard_detail.html), written here rather
+    than by two nested ``{% for %}`` of the template: a row per result and a cell per metric made
+    the loops most of the page's build. Each value is rendered as the template rendered it
+    (``render_value_in_context``: localized, escaped); tests/test_pages.py compares the two."""
+    out = []
+    for counter, r in enumerate(results, start=1):
+        out.append(_board_row(context, counter, r, metric_names, metric))
+    return SafeString("".join(out))
+
+
+def _board_row(context, counter, r, metric_names, metric) -> str:
+    def show(value) -> str:
+        return render_value_in_context(value, context)
+
+    paper = r.paper
+    if paper:
+        url = _url("paper", paper.slug)
+        source = (
+            f'<a href="{conditional_escape(url)}">{show(paper.title or paper.slug)}</a> '
+            f'<span class="muted">{show(paper.month)}</span>'
+        )
+    elif r.paper_url:
+        source = (
+            f'<a href="{show(r.paper_url)}" rel="nofollow noopener">{show(r.paper_title or r.paper_url)}</a> '
+            f'<span class="muted">{show(date_filter(r.paper_date, "Y-m"))}</span>'
+        )
+    elif r.paper_title:
+        source = f'{show(r.paper_title)} <span class="muted">{show(date_filter(r.paper_date, "Y-m"))}</span>'
+    else:
+        source = '<span class="muted">no paper</span>'
+    cells = []
+    for name in metric_names:
+        value = get(r.metrics, name)
+        sorted_mark = " sorted" if name == metric else ""
+        cells.append(f'<td class="num{sorted_mark}">{show("—" if value is None else value)}</td>')
+    if r.rank_in_archive_order:
+        rank = show(r.rank_in_archive_order) + (f" of {show(r.of)}" if r.of else "")
+    else:
+        rank = "—"
+    extra = show(yesno(r.uses_additional_data, "yes,no,not stated"))
+    return (
+        f"\n    <tr>\n      <td>{show(counter)}</td>\n      <td>{show(r.model)}</td>\n"
+        f"      <td>{source}</td>\n      {''.join(cells)}\n      <td>{extra}</td>\n"
+        f"      <td>{rank}</td>\n    </tr>\n  "
+    )
