@@ -243,7 +243,7 @@ def main() -> None:
         "CONN_MAX_AGE": "600",
         "DEBUG": "",
         "API_THROTTLE_ANON": "off",
-        "LOG_LEVEL": "WARNING",  # no per-request log line: Datasette writes none either
+        "REQUEST_LOG_LEVEL": "WARNING",  # no per-request log line: Datasette writes none either
     }
     server = Server(gunicorn, OUR_PORT, env=env)
     try:

@@ -297,7 +297,7 @@ def uncached_env(db: Path) -> dict:
         "PAGE_CACHE_SECONDS": "0",
         "FIGURES_CACHE_SECONDS": "0",
         "API_THROTTLE_ANON": "off",
-        "LOG_LEVEL": "WARNING",  # no per-request log line: Datasette writes none either
+        "REQUEST_LOG_LEVEL": "WARNING",  # no per-request log line: Datasette writes none either
     }
 
 
