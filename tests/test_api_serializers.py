@@ -185,3 +185,30 @@ def test_plain_rows_answer_byte_for_byte_what_drf_s_own_path_answers(
         lambda self, instance: serializers.serializers.Serializer.to_representation(self, instance),
     )
     assert _bodies(api, urls) == plain
+
+
+@pytest.mark.parametrize(
+    "url", [f"{V1}/papers/?items_per_page=50", f"{V1}/search/?q=training&items_per_page=50"]
+)
+def test_a_page_of_papers_reads_its_authors_names_without_an_author_per_name(
+    api, loaded_seeds, settings, url
+):
+    from django.db.models.signals import post_init
+
+    settings.PAGE_CACHE_SECONDS = 0
+    made = []
+
+    def count(sender, **kwargs):
+        made.append(sender)
+
+    post_init.connect(count, sender=m.Author)
+    try:
+        page = get(api, url)
+    finally:
+        post_init.disconnect(count, sender=m.Author)
+    assert made == []
+    # in position order, as the paper's own detail gives them
+    for paper in page["results"][:5]:
+        paper = paper.get("paper", paper)
+        assert paper["authors"] == get(api, f"{V1}/papers/{paper['id']}/")["authors"]
+    assert any(p.get("paper", p)["authors"] for p in page["results"])

@@ -252,7 +252,8 @@ class PaperSerializer(PlainRows, serializers.Serializer):
     )
 
     def get_authors(self, paper) -> list[str]:
-        return [a.name for a in paper.authors.all()]
+        names = self.context.get("author_names")  # a page's, read in one query by the view
+        return names[paper.pk] if names is not None else [a.name for a in paper.authors.all()]
 
     def get_proceeding(self, paper) -> str | None:
         return paper.proceeding or None
