@@ -291,12 +291,26 @@ def test_paper_page_lists_code_links_official_first_and_results_by_task_dataset_
     page = queries.paper_page(paper)
     shown = page.paper
     assert [a.name for a in shown.authors.all()] == ["First", "Second"]
-    assert [t.name for t in shown.tasks.all()] == ["Anatomy", "Zoology"]
+    assert [t.name for t in page.topics["tasks"]] == ["Anatomy", "Zoology"]
     # official, then not official, then not stated (mentioned in the paper first)
-    assert pks(shown.code_links.all()) == pks(
+    assert pks(page.code_links) == pks(
         [links[k] for k in ("official", "unofficial", "mentioned", "unstated")]
     )
+    assert [(link.repo.full_name, link.is_official, link.mentioned_in_paper) for link in page.code_links] == [
+        ("z/z", True, None),
+        ("a/a", False, None),
+        ("c/c", None, True),
+        ("b/b", None, None),
+    ]
     assert pks(page.results) == pks([a_x_1, a_x_2, a_y, b_x])
+    first = page.results[0]
+    assert (first.task_name, first.dataset_name, first.model, first.url) == (
+        "A task",
+        "X",
+        "model 1",
+        board_a_x.get_absolute_url(),
+    )
+    assert first.metrics == a_x_1.metrics
     assert page.samples_by_repo == []
 
 
