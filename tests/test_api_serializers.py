@@ -212,3 +212,34 @@ def test_a_page_of_papers_reads_its_authors_names_without_an_author_per_name(
         paper = paper.get("paper", paper)
         assert paper["authors"] == get(api, f"{V1}/papers/{paper['id']}/")["authors"]
     assert any(p.get("paper", p)["authors"] for p in page["results"])
+
+
+@pytest.mark.parametrize("tail", ["", "repositories/", "tasks/"])
+def test_a_paper_s_detail_and_children_make_no_author_or_slug_objects(api, loaded_seeds, settings, tail):
+    from django.db.models.signals import post_init
+
+    settings.PAGE_CACHE_SECONDS = 0
+    paper = m.Paper.objects.get(arxiv_id="2510.16415")
+    m.PaperSlug.objects.create(slug="mecefo-old-title", paper=paper, last_stamp="s")
+    made = []
+
+    def count(sender, **kwargs):
+        made.append(sender)
+
+    for model in (m.Author, m.PaperSlug):
+        post_init.connect(count, sender=model)
+    try:
+        found = get(api, f"{V1}/papers/{paper.slug}/{tail}")  # (an old slug is found by its PaperSlug)
+    finally:
+        for model in (m.Author, m.PaperSlug):
+            post_init.disconnect(count, sender=model)
+    assert made == []
+    if not tail:
+        assert "mecefo-old-title" in found["aliases"]
+        assert found["id"] not in found["aliases"]
+        assert found["aliases"] == sorted(found["aliases"])
+        assert found["authors"] == list(
+            m.Author.objects.filter(paper__slug=found["id"])
+            .order_by("position")
+            .values_list("name", flat=True)
+        )

@@ -15,7 +15,6 @@ from django.db.models import (
     QuerySet,
     Subquery,
     When,
-    prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce
 from django.http import Http404
@@ -69,10 +68,13 @@ def paper(paper_id: str) -> Paper:
     paper = Paper.objects.filter(arxiv_id=arxiv_id).first() if arxiv_id else None
     if paper is None:
         paper, _current = paper_by_address(paper_id)
-    prefetch_related_objects(
-        [paper], _authors_in_order(), Prefetch("slugs", PaperSlug.objects.order_by("slug"))
-    )
-    return paper
+    return paper  # its authors and old slugs: author_names_of and aliases_of, where shown
+
+
+def aliases_of(paper: Paper) -> list[str]:
+    """Every other slug the paper is found under, in order: one query of names."""
+    slugs = PaperSlug.objects.filter(paper=paper).exclude(slug=paper.slug).order_by("slug")
+    return list(slugs.values_list("slug", flat=True))
 
 
 def author_names() -> QuerySet:

@@ -276,7 +276,8 @@ class PaperDetailSerializer(PaperSerializer):
     figures = serializers.SerializerMethodField()
 
     def get_aliases(self, paper) -> list[str]:
-        return [s.slug for s in paper.slugs.all() if s.slug != paper.slug]
+        aliases = self.context.get("aliases")  # read by the view in one query
+        return aliases if aliases is not None else [s.slug for s in paper.slugs.all() if s.slug != paper.slug]
 
     @cached_property
     def _figures_shape(self) -> "PaperFiguresSerializer":

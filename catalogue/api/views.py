@@ -157,7 +157,13 @@ class PaperDetail(DetailView):
 
     def retrieve(self, request, *args, **kwargs):
         paper = self.get_object()
-        context = {**self.get_serializer_context(), "paper_figures": figures.paper_figures(paper)}
+        context = {
+            **self.get_serializer_context(),
+            "paper_figures": figures.paper_figures(paper),
+            # names, not an Author or PaperSlug object each
+            "author_names": queries.author_names_of([paper]),
+            "aliases": queries.aliases_of(paper),
+        }
         return Response(self.serializer_class(paper, context=context).data)
 
 
