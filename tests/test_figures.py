@@ -102,6 +102,15 @@ def test_the_orm_the_sql_and_python_give_the_format_s_figures():
 )
 def test_the_three_evaluations_agree_on_any_places(places):
     entry = build(places)
+    # the figures of many entries or papers at once are sql()'s; of any set, the ORM's aggregates
+    aggregated = figures.sample_figures(Sample.objects.filter(entry=entry))
+    assert figures.grouped_by("entry_id", [entry.pk, entry.pk + 1000]) == {
+        entry.pk: aggregated,
+        entry.pk + 1000: figures.EMPTY,
+    }
+    for paper in Paper.objects.filter(samples__entry=entry).distinct():
+        by_paper = figures.grouped_by("paper_id", [paper.pk])[paper.pk]
+        assert by_paper == figures.sample_figures(Sample.objects.filter(paper=paper))
     orm = figures.code_entry_figures(entry).as_dict()
     python = figures.stated_entry_figures(rows(places))
     assert {k: orm[k] for k in python} == python
