@@ -10,10 +10,10 @@ FTS syntax are dropped, so no input can make a query fail.
 """
 
 import re
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from django.core.signals import request_finished, request_started
 from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
@@ -69,32 +69,30 @@ def ranked(q: str, kinds: list[str] | None = None, limit: int = 1000) -> list[Hi
     """
     kinds = kinds or list(SearchKind.values)
     key = (tuple(words(q)), tuple(kinds), limit)
-    this_request = _RANKED_IN_REQUEST.get()
-    if this_request is not None and key in this_request:
-        return this_request[key]
+    in_block = _RANKED_IN_BLOCK.get()
+    if in_block is not None and key in in_block:
+        return in_block[key]
     hits = memo.remember("search", key, lambda: _ranked(q, kinds, limit))
-    if this_request is not None:
-        this_request[key] = hits
+    if in_block is not None:
+        in_block[key] = hits
     return hits
 
 
-# The hits ranked during the request being answered: the search page and its list of matching
-# authors rank the same words, and with the figures memo off (FIGURES_CACHE_SECONDS=0) that was
-# the page's most expensive query twice. Only within one request (set when it starts, dropped
-# when it ends); outside a request, or where the request's context is not this one, nothing is kept.
-_RANKED_IN_REQUEST: ContextVar[dict | None] = ContextVar("ranked_in_request", default=None)
+# Hits ranked inside ``ranking_once()``: the search page and its list of matching authors rank
+# the same words, and with the figures memo off (FIGURES_CACHE_SECONDS=0) that was the page's
+# most expensive query twice. Kept only for the block; outside one, nothing is kept.
+_RANKED_IN_BLOCK: ContextVar[dict | None] = ContextVar("ranked_in_block", default=None)
 
 
-def _request_started(**kwargs) -> None:
-    _RANKED_IN_REQUEST.set({})
-
-
-def _request_finished(**kwargs) -> None:
-    _RANKED_IN_REQUEST.set(None)
-
-
-request_started.connect(_request_started, dispatch_uid="catalogue.search.request_started")
-request_finished.connect(_request_finished, dispatch_uid="catalogue.search.request_finished")
+@contextmanager
+def ranking_once():
+    """Within the block, the same words are ranked once (one request's reads: its hits, facets
+    and matching authors see one ranking)."""
+    token = _RANKED_IN_BLOCK.set({})
+    try:
+        yield
+    finally:
+        _RANKED_IN_BLOCK.reset(token)
 
 
 def _ranked(q: str, kinds: list[str], limit: int) -> list[Hit]:

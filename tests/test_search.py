@@ -98,7 +98,9 @@ def test_the_search_page_ranks_its_words_once_with_the_memo_off(client, loaded_s
     assert b"result" in response.content
     rankings = [q["sql"] for q in ctx.captured_queries if "ORDER BY rank DESC" in q["sql"]]
     assert len(rankings) == 1, rankings
-    # and a later request ranks afresh: nothing is kept beyond the request
+    # and a later request ranks afresh, and so does a ranking outside a request: nothing is kept
+    search.ranked("training")
+    assert search._RANKED_IN_BLOCK.get() is None
     with CaptureQueriesContext(connection) as ctx:
         client.get("/search?q=training")
     assert len([q for q in ctx.captured_queries if "ORDER BY rank DESC" in q["sql"]]) == 1
