@@ -51,7 +51,7 @@ def run(cmd, **kwargs):
 def snapshot(papers: int) -> Path:
     data = OUT / "data" / f"papers-{papers}-seed-0"
     if not (data / ".complete").exists():
-        run([VENV / "python", ROOT / "bench" / "generate.py", "--papers", papers, "--out", data])
+        run([VENV / "python", ROOT / "bench" / "generate.py", "--papers", str(papers), "--out", data])
         (data / ".complete").touch()
     return data
 
@@ -243,7 +243,7 @@ def main() -> None:
         "CONN_MAX_AGE": "600",
         "DEBUG": "",
         "API_THROTTLE_ANON": "off",
-        "LOG_LEVEL": "WARNING",  # no per-request log line: Datasette writes none either
+        "REQUEST_LOG_LEVEL": "WARNING",  # no per-request log line: Datasette writes none either
     }
     server = Server(gunicorn, OUR_PORT, env=env)
     try:

@@ -50,7 +50,7 @@ def run(cmd, **kwargs):
 def snapshot(papers: int) -> Path:
     data = OUT / "data" / f"papers-{papers}-seed-0"
     if not (data / ".complete").exists():
-        run([VENV / "python", ROOT / "bench" / "generate.py", "--papers", papers, "--out", data])
+        run([VENV / "python", ROOT / "bench" / "generate.py", "--papers", str(papers), "--out", data])
         (data / ".complete").touch()
     return data
 
@@ -98,9 +98,13 @@ def pick_targets(db: Path) -> dict[str, str]:
                  AND EXISTS (SELECT 1 FROM catalogue_codelink c WHERE c.paper_id = p.id)
                GROUP BY p.id HAVING COUNT(s.id) BETWEEN 4 AND 10 ORDER BY p.id LIMIT 1"""
         ).fetchone()
-        entry_slug, n_places = conn.execute(
-            """SELECT e.slug, COUNT(*) n FROM catalogue_sample s JOIN catalogue_codeentry e
+        entry_id, entry_slug, n_places = conn.execute(
+            """SELECT e.id, e.slug, COUNT(*) n FROM catalogue_sample s JOIN catalogue_codeentry e
                ON e.id = s.entry_id GROUP BY e.id ORDER BY n DESC, e.id LIMIT 1"""
+        ).fetchone()
+        board_id, board_slug, n_results = conn.execute(
+            """SELECT b.id, b.slug, COUNT(*) n FROM catalogue_result r JOIN catalogue_leaderboard b
+               ON b.id = r.leaderboard_id GROUP BY b.id ORDER BY n DESC, b.id LIMIT 1"""
         ).fetchone()
     q = SEARCH_WORDS.replace(" ", "+")
     return {
@@ -113,6 +117,20 @@ def pick_targets(db: Path) -> dict[str, str]:
         "datasette_row": f"/datasette/catalogue_paper/{paper_id}",
         # 20 rows a page, as our search shows (Datasette's default is 100).
         "datasette_search": f"/datasette/catalogue_paper?_search={q}&_size=20",
+        "board_note": f"/sota/{board_slug}: the largest leaderboard, {n_results} results (100 shown)",
+        "board": f"/sota/{board_slug}",
+        # The equivalents of the entry's and the board's pages: the same rows, filtered tables.
+        "datasette_entry": f"/datasette/catalogue_sample?entry_id={entry_id}&_size=25",
+        "datasette_board": f"/datasette/catalogue_result?leaderboard_id={board_id}&_size=100",
+        # The API's equivalents of the pages, and Datasette's JSON of the same rows.
+        "api_paper": f"/api/v1/papers/{slug}/",
+        "api_samples": f"/api/v1/samples/?status=unverified&code_entry={entry_slug}",
+        "api_search": f"/api/v1/search/?q={q}",
+        "datasette_api_paper": f"/datasette/catalogue_paper/{paper_id}.json",
+        "datasette_api_samples": (
+            f"/datasette/catalogue_sample.json?status=unverified&entry_id={entry_id}&_size=50"
+        ),
+        "datasette_api_search": f"/datasette/catalogue_paper.json?_search={q}&_size=50",
     }
 
 
@@ -182,6 +200,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default: one per CPU)")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument("--reuse", action="store_true", help="reuse an already loaded database")
+    parser.add_argument(
+        "--compare",
+        metavar="TREE",
+        help="another checkout (with its .venv) to serve as 'before': uncached pages and their API "
+        "equivalents, before and after, beside Datasette, --runs rounds (issue 16)",
+    )
+    parser.add_argument("--runs", type=int, default=3, help="rounds for --compare")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install -y wrk")
@@ -192,6 +217,9 @@ def main() -> None:
     load(snapshot(args.papers), db, args.reuse)
     targets = pick_targets(db)
     copy = datasette_copy(db)
+    if args.compare:
+        compare(args, db, targets, copy)
+        return
 
     gunicorn = [
         VENV / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{OUR_PORT}",
@@ -243,6 +271,140 @@ def main() -> None:
         datasette.stop()
 
     report(rows, targets, args)
+
+
+# Issue 16: uncached pages and their API equivalents, built by two checkouts of the site on the
+# same database (before and after), beside Datasette and /healthz, rounds alternating.
+COMPARED = ("paper", "entry", "board", "search", "api_paper", "api_samples", "api_search")
+DATASETTE_PEER = {
+    "paper": "datasette_row",
+    "entry": "datasette_entry",
+    "board": "datasette_board",
+    "search": "datasette_search",
+    "api_paper": "datasette_api_paper",
+    "api_samples": "datasette_api_samples",
+    "api_search": "datasette_api_search",
+}
+
+
+def uncached_env(db: Path) -> dict:
+    """The page cache and the figures memo both off: every request builds its page from the rows."""
+    return {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "CONN_MAX_AGE": "600",
+        "DEBUG": "",
+        "PAGE_CACHE_SECONDS": "0",
+        "FIGURES_CACHE_SECONDS": "0",
+        "API_THROTTLE_ANON": "off",
+        "REQUEST_LOG_LEVEL": "WARNING",  # no per-request log line: Datasette writes none either
+    }
+
+
+def compare(args, db: Path, targets: dict, copy: Path) -> None:
+    trees = {"before": Path(args.compare).resolve(), "after": ROOT}
+    rows = []
+    for round_no in range(1, args.runs + 1):
+        order = list(trees) if round_no % 2 else list(reversed(trees))  # alternate who goes first
+        for label in order:
+            tree = trees[label]
+            gunicorn = [
+                tree / ".venv" / "bin" / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{OUR_PORT}",
+                "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
+                "--log-level", "warning",
+            ]  # fmt: skip
+            server = Server(gunicorn, OUR_PORT, env=uncached_env(db), cwd=tree)
+            try:
+                server.wait("/healthz")
+                for page in ("healthz", *COMPARED):
+                    url = f"http://127.0.0.1:{OUR_PORT}" + (
+                        "/healthz" if page == "healthz" else targets[page]
+                    )
+                    warm(url)
+                    result = wrk(url, args.duration)
+                    rows.append({"round": round_no, "server": label, "page": page, **result})
+                    print(f"round {round_no} {label} {page}: {result['rps']:.0f} req/s", file=sys.stderr)
+            finally:
+                server.stop()
+        datasette = Server(
+            [datasette_bin(), "serve", "-i", copy, "--port", str(DATASETTE_PORT)], DATASETTE_PORT
+        )
+        try:
+            base = f"/{copy.stem}"
+            datasette.wait(base)
+            for page in COMPARED:
+                url = f"http://127.0.0.1:{DATASETTE_PORT}" + targets[DATASETTE_PEER[page]].replace(
+                    "/datasette", base
+                )
+                warm(url)
+                result = wrk(url, args.duration)
+                rows.append({"round": round_no, "server": "Datasette", "page": page, **result})
+                print(f"round {round_no} Datasette {page}: {result['rps']:.0f} req/s", file=sys.stderr)
+        finally:
+            datasette.stop()
+    compare_report(rows, targets, args)
+
+
+def compare_report(rows: list[dict], targets: dict, args) -> None:
+    def runs(server, page):
+        return [
+            r["rps"]
+            for r in sorted(rows, key=lambda r: r["round"])
+            if r["server"] == server and r["page"] == page
+        ]
+
+    def median(values):
+        return sorted(values)[len(values) // 2]
+
+    def p50(server, page):
+        return median([r["p50_ms"] for r in rows if r["server"] == server and r["page"] == page])
+
+    lines = [
+        "| page | before req/s (runs) | after req/s (runs) | Datasette req/s (runs) | after ÷ before "
+        "| after ÷ Datasette | after ÷ /healthz | p50 ms before / after / Datasette |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+
+    def listed(values):
+        return ", ".join(f"{v:,.0f}" for v in values)
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if b else "—"  # nothing answered within the run
+
+    healthz = {server: median(runs(server, "healthz")) for server in ("before", "after")}
+    lines.append(
+        f"| /healthz | {healthz['before']:,.0f} ({listed(runs('before', 'healthz'))}) "
+        f"| {healthz['after']:,.0f} ({listed(runs('after', 'healthz'))}) | | | | | |"
+    )
+    for page in COMPARED:
+        cells = {server: runs(server, page) for server in ("before", "after", "Datasette")}
+        med = {server: median(values) for server, values in cells.items()}
+        shown = {s: f"{med[s]:,.0f} ({listed(cells[s])})" for s in cells}
+        lines.append(
+            f"| {page} | {shown['before']} | {shown['after']} | {shown['Datasette']} "
+            f"| {ratio(med['after'], med['before'])} | {ratio(med['after'], med['Datasette'])} "
+            f"| {ratio(med['after'], healthz['after'])} "
+            f"| {p50('before', page):.1f} / {p50('after', page):.1f} / {p50('Datasette', page):.1f} |"
+        )
+    notes = (
+        [f"- ours: {targets[page]}" for page in COMPARED]
+        + [f"- Datasette: {targets[DATASETTE_PEER[page]]}" for page in COMPARED]
+        + [
+            f"- {targets['paper_note']}; {targets['entry_note']}; {targets['board_note']}",
+            f"- before: {args.compare}; after: {ROOT}; same database, `PAGE_CACHE_SECONDS=0` and "
+            "`FIGURES_CACHE_SECONDS=0` (page cache and figures memo off), throttling off",
+            f"- gunicorn: {args.workers} workers × {args.threads} threads (gthread), CONN_MAX_AGE=600; "
+            "Datasette: one process (`datasette serve -i`), its defaults",
+            f"- wrk: 2 threads, 16 connections, {args.duration} s per URL, {args.runs} rounds (before and "
+            f"after alternating which goes first), medians; {platform.platform()}, {os.cpu_count()} CPUs",
+        ]
+    )
+    text = "\n".join([*lines, "", *notes]) + "\n"
+    print(text)
+    (OUT / f"pages-compare-{args.papers}.md").write_text(text)
+    (OUT / f"pages-compare-{args.papers}.json").write_text(
+        json.dumps({"rows": rows, "targets": targets}, indent=2)
+    )
 
 
 def report(rows: list[dict], targets: dict, args) -> None:

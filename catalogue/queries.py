@@ -11,11 +11,12 @@ from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
-from django.db import connection, models
+from django.db import connection, connections, models, router
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from django.urls import reverse
 
 from catalogue import charts, figures, identities, memo, metrics, search
 from catalogue.figures import PaperFigures, SampleFigures
@@ -25,7 +26,6 @@ from catalogue.models import (
     CodeEntry,
     CodeLink,
     Correction,
-    Dataset,
     Leaderboard,
     Method,
     Paper,
@@ -180,38 +180,182 @@ def papers_page(
 
 
 @dataclass(frozen=True)
+class Topic:
+    """A task, method or dataset as the paper page links it."""
+
+    name: str
+    full_name: str  # a method's full name, else ""
+    url: str
+
+
+# The paper page's topic lists: (Paper's many-to-many field, the model's full-name column or None).
+TOPICS = {
+    "tasks": ("tasks", None),
+    "methods": ("methods", None),
+    "methods_introduced": ("methods_introduced", "full_name"),
+    "datasets_introduced": ("datasets_introduced", None),
+}
+
+
+def paper_topics(paper: Paper) -> dict[str, list[Topic]]:
+    """The paper's tasks, methods, methods introduced and datasets introduced, each by name (then
+    slug): one query of four joins (four prefetches built and compiled four querysets before)."""
+    db = _page_db(paper)
+    selects = []
+    for position, (relation, full_name) in enumerate(TOPICS.values()):
+        field = Paper._meta.get_field(relation)
+        table = db.ops.quote_name(field.related_model._meta.db_table)
+        through = db.ops.quote_name(field.remote_field.through._meta.db_table)
+        selects.append(
+            f"SELECT {position} AS k, t.slug, t.name, {'t.' + full_name if full_name else "''"} AS full_name "
+            f"FROM {table} t JOIN {through} x ON x.{field.m2m_reverse_name()} = t.id "
+            f"WHERE x.{field.m2m_column_name()} = %s"
+        )
+    topics: dict[str, list[Topic]] = {name: [] for name in TOPICS}
+    names = list(TOPICS)
+    urls = {
+        "tasks": "task",
+        "methods": "method",
+        "methods_introduced": "method",
+        "datasets_introduced": "dataset",
+    }
+    with db.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(selects) + " ORDER BY 1, 3, 2", [paper.pk] * len(selects))
+        for position, slug, name, full in cursor.fetchall():
+            kind = names[position]
+            topics[kind].append(Topic(name=name, full_name=full or "", url=reverse(urls[kind], args=[slug])))
+    return topics
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """A result as the paper page lists it."""
+
+    pk: int
+    url: str  # its leaderboard's page
+    task_name: str
+    dataset_name: str
+    model: str
+    rank_in_archive_order: int | None
+    of: int | None
+    metrics: dict
+    uses_additional_data: bool | None
+
+
+def _flag(value) -> bool | None:
+    return None if value is None else bool(value)  # SQLite gives 0 / 1
+
+
+def _json(value):
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _page_db(paper: Paper):
+    return connections[paper._state.db or router.db_for_read(Paper)]  # where the paper was read
+
+
+def paper_results(paper: Paper) -> list[ResultRow]:
+    """The paper's results by task, dataset, model: one query written for the page, which shows
+    five columns of them (the ORM's select_related built a Result, a Leaderboard, a Task and a
+    Dataset per row, with every column of each)."""
+    sql = (
+        "SELECT r.id, b.slug, t.name, d.name, r.model, r.rank_in_archive_order, r.of, r.metrics, "
+        "r.uses_additional_data FROM catalogue_result r "
+        "JOIN catalogue_leaderboard b ON b.id = r.leaderboard_id "
+        "JOIN catalogue_task t ON t.id = b.task_id JOIN catalogue_dataset d ON d.id = b.dataset_id "
+        "WHERE r.paper_id = %s ORDER BY t.name, d.name, r.model, r.row_key"
+    )
+    with _page_db(paper).cursor() as cursor:
+        cursor.execute(sql, [paper.pk])
+        return [
+            ResultRow(
+                pk=pk,
+                url=reverse("leaderboard", args=[slug]),
+                task_name=task,
+                dataset_name=dataset,
+                model=model,
+                rank_in_archive_order=rank,
+                of=of,
+                metrics=_json(metrics),
+                uses_additional_data=_flag(extra),
+            )
+            for pk, slug, task, dataset, model, rank, of, metrics, extra in cursor.fetchall()
+        ]
+
+
+@dataclass(frozen=True)
+class RepoRef:
+    """A repository as a paper's code links show it."""
+
+    owner: str
+    name: str
+    host: str
+    spdx: str
+    reach_status: str
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.owner}/{self.name}"
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    """A code link as the paper page lists it."""
+
+    pk: int
+    repo: RepoRef
+    repo_url: str
+    sub_path: str
+    is_official: bool | None
+    mentioned_in_paper: bool | None
+    framework: str
+
+
+def paper_code_links(paper: Paper) -> list[LinkRow]:
+    """The archive's code links of the paper: official first, then not official, then not stated
+    (mentioned in the paper first within each), then by repository. One query written for the page."""
+    sql = (
+        "SELECT l.id, r.owner, r.name, r.host, r.spdx, r.reach_status, l.repo_url, l.sub_path, "
+        "l.is_official, l.mentioned_in_paper, l.framework "
+        "FROM catalogue_codelink l JOIN catalogue_repo r ON r.id = l.repo_id WHERE l.paper_id = %s "
+        "ORDER BY l.is_official IS NULL, l.is_official DESC, "
+        "l.mentioned_in_paper IS NULL, l.mentioned_in_paper DESC, r.key"
+    )
+    with _page_db(paper).cursor() as cursor:
+        cursor.execute(sql, [paper.pk])
+        return [
+            LinkRow(
+                pk=pk,
+                repo=RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach),
+                repo_url=url,
+                sub_path=sub_path,
+                is_official=_flag(official),
+                mentioned_in_paper=_flag(mentioned),
+                framework=framework,
+            )
+            for pk, owner, name, host, spdx, reach, url, sub_path, official, mentioned, framework in (
+                cursor.fetchall()
+            )
+        ]
+
+
+@dataclass(frozen=True)
 class PaperPage:
     paper: Paper
     figures: PaperFigures
     samples_by_repo: list[tuple[Repo | None, list[Sample]]]
-    results: list[Result]
+    results: list[ResultRow]
     title_correction: Correction | None = None  # the active one; its places carry theirs
     has_corrections: bool = False  # any correction ever, removed ones too: link the history
+    topics: dict[str, list[Topic]] = dataclass_field(default_factory=dict)  # paper_topics
+    code_links: list[LinkRow] = dataclass_field(default_factory=list)  # paper_code_links
 
 
 def paper_page(paper: Paper) -> PaperPage:
     """Everything the paper page shows, in a fixed number of queries."""
     prefetch_related_objects(
-        [paper],
-        Prefetch("authors", queryset=Author.objects.order_by("position")),
-        Prefetch("tasks", queryset=Task.objects.order_by("name", "slug")),
-        Prefetch("methods", queryset=Method.objects.order_by("name", "slug")),
-        Prefetch("methods_introduced", queryset=Method.objects.order_by("name", "slug")),
-        Prefetch("datasets_introduced", queryset=Dataset.objects.order_by("name")),
-        Prefetch(
-            "code_links",
-            queryset=CodeLink.objects.select_related("repo").order_by(
-                F("is_official").desc(nulls_last=True),
-                F("mentioned_in_paper").desc(nulls_last=True),
-                "repo__key",
-            ),
-        ),
-    )
-    results = list(
-        paper.results.select_related("leaderboard__task", "leaderboard__dataset").order_by(
-            "leaderboard__task__name", "leaderboard__dataset__name", "model", "row_key"
-        )
-    )
+        [paper], Prefetch("authors", queryset=Author.objects.order_by("position"))
+    )  # the page, its citation tags, BibTeX and JSON-LD read them
     samples = list(
         paper.samples.with_code_links()
         .select_related("repo", "entry")
@@ -223,11 +367,14 @@ def paper_page(paper: Paper) -> PaperPage:
         groups.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
     return PaperPage(
         paper=paper,
-        figures=figures.paper_figures(paper),
+        # counted from the places just fetched, which are every place of the paper: no query
+        figures=figures.paper_figures_of(map(figures.place_row, samples)),
         samples_by_repo=list(groups.values()),
-        results=results,
+        results=paper_results(paper),
         title_correction=title_correction(paper),
         has_corrections=Correction.objects.of_paper(paper).exists(),
+        topics=paper_topics(paper),
+        code_links=paper_code_links(paper),
     )
 
 

@@ -10,6 +10,8 @@ FTS syntax are dropped, so no input can make a query fail.
 """
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.db import connection
@@ -66,7 +68,31 @@ def ranked(q: str, kinds: list[str] | None = None, limit: int = 1000) -> list[Hi
     (catalogue.memo): the first reader of a query after a load pays, the others read them back.
     """
     kinds = kinds or list(SearchKind.values)
-    return memo.remember("search", (tuple(words(q)), tuple(kinds), limit), lambda: _ranked(q, kinds, limit))
+    key = (tuple(words(q)), tuple(kinds), limit)
+    in_block = _RANKED_IN_BLOCK.get()
+    if in_block is not None and key in in_block:
+        return in_block[key]
+    hits = memo.remember("search", key, lambda: _ranked(q, kinds, limit))
+    if in_block is not None:
+        in_block[key] = hits
+    return hits
+
+
+# Hits ranked inside ``ranking_once()``: the search page and its list of matching authors rank
+# the same words, and with the figures memo off (FIGURES_CACHE_SECONDS=0) that was the page's
+# most expensive query twice. Kept only for the block; outside one, nothing is kept.
+_RANKED_IN_BLOCK: ContextVar[dict | None] = ContextVar("ranked_in_block", default=None)
+
+
+@contextmanager
+def ranking_once():
+    """Within the block, the same words are ranked once (one request's reads: its hits, facets
+    and matching authors see one ranking)."""
+    token = _RANKED_IN_BLOCK.set({})
+    try:
+        yield
+    finally:
+        _RANKED_IN_BLOCK.reset(token)
 
 
 def _ranked(q: str, kinds: list[str], limit: int) -> list[Hit]:

@@ -25,7 +25,18 @@ from django.utils.cache import patch_vary_headers
 from django.utils.encoding import escape_uri_path
 from django.views.decorators.http import require_safe
 
-from catalogue import caching, charts, citations, code_text, figures, history, jsonld, provenance, queries
+from catalogue import (
+    caching,
+    charts,
+    citations,
+    code_text,
+    figures,
+    history,
+    jsonld,
+    provenance,
+    queries,
+    search,
+)
 from catalogue.browse import queries as browse_queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
 
@@ -350,7 +361,9 @@ def search_view(request):
         status=choice_param(request, "status", Status.values),
     )
     page = int_param(request, "page", low=1, high=10**6) or 1
-    results = queries.search_page(q, filters, page) if q else None
+    with search.ranking_once():  # the hits and the matching authors rank the same words
+        results = queries.search_page(q, filters, page) if q else None
+        authors = browse_queries.authors_matching(q) if q and page == 1 else []
     meta = Meta(
         title=f"Search: {q}" if q else "Search",
         description="Search papers, code entries and repositories in Code with Papers.",
@@ -363,7 +376,7 @@ def search_view(request):
         q=q,
         filters=filters,
         results=results,
-        authors=browse_queries.authors_matching(q) if q and page == 1 else [],
+        authors=authors,
         facet_limit=queries.SEARCH_FACET_LIMIT,
     )
 

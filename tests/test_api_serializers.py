@@ -132,3 +132,114 @@ def test_corrections_are_served_with_the_snapshot_value_beside_them(api, loaded_
         1,
         1,
     )
+
+
+# --- the hot lists' plain rows (serializers.PlainRows) say what DRF's own path says -------------
+
+
+def _bodies(api, urls) -> dict[str, bytes]:
+    out = {}
+    for url in urls:
+        response = api.get(url)
+        assert response.status_code == 200, (url, response.content[:300])
+        out[url] = response.content
+    return out
+
+
+def test_plain_rows_answer_byte_for_byte_what_drf_s_own_path_answers(
+    api, loaded_seeds, settings, monkeypatch
+):
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+    from catalogue.api import serializers
+
+    settings.PAGE_CACHE_SECONDS = 0  # each answer built, not served from the response cache
+    curator = get_user_model().objects.create(username="curator")
+    place = m.Sample.objects.filter(status="unverified").order_by("id").first()
+    curation.correct_status(place, "ran", user=curator, reason="ran it", expected_version=None)
+    paper = m.Paper.objects.get(slug=GPIPE)
+    curation.correct_title(paper, "GPipe, corrected", user=curator, reason="typo", expected_version=None)
+    entry = m.CodeEntry.objects.order_by("id").first()
+    urls = [
+        f"{V1}/samples/?items_per_page=500",
+        f"{V1}/samples/?status=ran&items_per_page=500",
+        f"{V1}/samples/?pagination=cursor&items_per_page=7",
+        f"{V1}/code-entries/{entry.slug}/samples/?items_per_page=500",
+        f"{V1}/papers/?items_per_page=500",
+        f"{V1}/papers/{GPIPE}/",
+        f"{V1}/papers/{GPIPE}/repositories/",
+        f"{V1}/search/?q=pipeline",
+        f"{V1}/search/?q=training&items_per_page=500",
+        f"{V1}/papers/?q=training&items_per_page=500",
+        f"{V1}/code-entries/?items_per_page=500",
+        f"{V1}/code-entries/{entry.slug}/",
+        *(f"{V1}/papers/{slug}/" for slug in m.Paper.objects.order_by("slug").values_list("slug", flat=True)),
+    ]
+    plain = _bodies(api, urls)
+    assert b'"corrected":{"status"' in plain[urls[1]]
+    assert b'"corrected":{"title"' in plain[urls[5]]
+    monkeypatch.setattr(
+        serializers.PlainRows,
+        "to_representation",
+        lambda self, instance: serializers.serializers.Serializer.to_representation(self, instance),
+    )
+    assert _bodies(api, urls) == plain
+
+
+@pytest.mark.parametrize(
+    "url", [f"{V1}/papers/?items_per_page=50", f"{V1}/search/?q=training&items_per_page=50"]
+)
+def test_a_page_of_papers_reads_its_authors_names_without_an_author_per_name(
+    api, loaded_seeds, settings, url
+):
+    from django.db.models.signals import post_init
+
+    settings.PAGE_CACHE_SECONDS = 0
+    made = []
+
+    def count(sender, **kwargs):
+        made.append(sender)
+
+    post_init.connect(count, sender=m.Author)
+    try:
+        page = get(api, url)
+    finally:
+        post_init.disconnect(count, sender=m.Author)
+    assert made == []
+    # in position order, as the paper's own detail gives them
+    for paper in page["results"][:5]:
+        paper = paper.get("paper", paper)
+        assert paper["authors"] == get(api, f"{V1}/papers/{paper['id']}/")["authors"]
+    assert any(p.get("paper", p)["authors"] for p in page["results"])
+
+
+@pytest.mark.parametrize("tail", ["", "repositories/", "tasks/"])
+def test_a_paper_s_detail_and_children_make_no_author_or_slug_objects(api, loaded_seeds, settings, tail):
+    from django.db.models.signals import post_init
+
+    settings.PAGE_CACHE_SECONDS = 0
+    paper = m.Paper.objects.get(arxiv_id="2510.16415")
+    m.PaperSlug.objects.create(slug="mecefo-old-title", paper=paper, last_stamp="s")
+    made = []
+
+    def count(sender, **kwargs):
+        made.append(sender)
+
+    for model in (m.Author, m.PaperSlug):
+        post_init.connect(count, sender=model)
+    try:
+        found = get(api, f"{V1}/papers/{paper.slug}/{tail}")  # (an old slug is found by its PaperSlug)
+    finally:
+        for model in (m.Author, m.PaperSlug):
+            post_init.disconnect(count, sender=model)
+    assert made == []
+    if not tail:
+        assert "mecefo-old-title" in found["aliases"]
+        assert found["id"] not in found["aliases"]
+        assert found["aliases"] == sorted(found["aliases"])
+        assert found["authors"] == list(
+            m.Author.objects.filter(paper__slug=found["id"])
+            .order_by("position")
+            .values_list("name", flat=True)
+        )

@@ -102,6 +102,15 @@ def test_the_orm_the_sql_and_python_give_the_format_s_figures():
 )
 def test_the_three_evaluations_agree_on_any_places(places):
     entry = build(places)
+    # the figures of many entries or papers at once are sql()'s; of any set, the ORM's aggregates
+    aggregated = figures.sample_figures(Sample.objects.filter(entry=entry))
+    assert figures.grouped_by("entry_id", [entry.pk, entry.pk + 1000]) == {
+        entry.pk: aggregated,
+        entry.pk + 1000: figures.EMPTY,
+    }
+    for paper in Paper.objects.filter(samples__entry=entry).distinct():
+        by_paper = figures.grouped_by("paper_id", [paper.pk])[paper.pk]
+        assert by_paper == figures.sample_figures(Sample.objects.filter(paper=paper))
     orm = figures.code_entry_figures(entry).as_dict()
     python = figures.stated_entry_figures(rows(places))
     assert {k: orm[k] for k in python} == python
@@ -111,6 +120,71 @@ def test_the_three_evaluations_agree_on_any_places(places):
         orm["n_papers"],
         orm["n_samples_ran"],
     )
+
+
+def _aggregated_paper_figures(paper) -> figures.PaperFigures:
+    """A paper's figures as the database's aggregates give them, to check the Python count against."""
+    places = Sample.objects.filter(paper=paper)
+    samples = figures.sample_figures(places)
+    kinds = figures.repo_kind_definitions()
+    rows = places.values("repo_kind").annotate(**figures.aggregates(figures=kinds)).order_by()
+    pointer_only = places.aggregate(**figures.aggregates(figures={"n": figures.POINTER_ONLY_BODIES}))["n"]
+    return figures.PaperFigures(
+        samples=samples,
+        summary=figures.summary(samples.by_status),
+        by_repo_kind={(r["repo_kind"] or figures.UNKNOWN_KIND): {k: r[k] for k in kinds} for r in rows},
+        n_pointer_only_for_licence=pointer_only,
+    )
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 3),  # body
+            st.none() | st.integers(0, 2),  # repository
+            st.none() | st.sampled_from(["official", "community", "listed"]),
+            st.sampled_from(Status.values),
+            st.booleans(),  # inline_ok
+            st.booleans(),  # fingerprinted
+            st.booleans(),  # a curator corrected the status
+        ),
+        max_size=8,
+    )
+)
+def test_a_paper_s_figures_counted_from_its_rows_agree_with_the_aggregates(places):
+    paper, other = factories.make_paper(), factories.make_paper()
+    bodies, repos = {}, {}
+    for body, repo, kind, status, inline_ok, fingerprinted, corrected in places:
+        factories.make_sample(
+            paper=paper,
+            body=bodies.setdefault(body, factories.make_body()),
+            repo=None if repo is None else repos.setdefault(repo, factories.make_repo()),
+            repo_kind=kind,
+            status=status,
+            inline_ok=inline_ok,
+            behaviour_fingerprint=fingerprinted,
+            status_corrected=corrected,
+        )
+    factories.make_sample(paper=other, body=bodies.get(0) or factories.make_body())  # not counted
+    counted = figures.paper_figures(paper)
+    assert counted == _aggregated_paper_figures(paper)
+    # Places without a repository kind first, on every database.
+    kinds = list(counted.by_repo_kind)
+    assert kinds == sorted(kinds, key=lambda k: (k != figures.UNKNOWN_KIND, k))
+
+
+def test_a_paper_s_figures_are_one_query(django_assert_num_queries):
+    paper = factories.make_paper()
+    factories.make_sample(paper=paper, repo=factories.make_repo(), repo_kind="official", status="ran")
+    factories.make_sample(paper=paper, inline_ok=False)
+    with django_assert_num_queries(1):
+        stated = figures.paper_figures(paper)
+    assert stated.samples.n_places == 2
+    assert stated.by_repo_kind == {
+        "unknown": {"samples": 1, "ran": 0, "repositories": 0},
+        "official": {"samples": 1, "ran": 1, "repositories": 1},
+    }
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -893,3 +894,123 @@ def test_favicon_ico_leads_to_the_site_s_icon(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 301
     assert response["Location"].endswith("favicon.svg")
+
+
+# The rows of includes/places_table.html as its {% for %} wrote them before the place_rows tag.
+PLACE_ROWS_AS_A_LOOP = (Path(__file__).parent / "places_table_loop.html").read_text()
+
+
+@pytest.mark.parametrize("hidden", ["", "hide_paper", "hide_entry", "hide_repo", "hide_body"])
+def test_place_rows_write_what_the_template_loop_wrote(loaded_seeds, hidden):
+    from django.contrib.auth import get_user_model
+    from django.template import Context, Template
+
+    from catalogue import curation
+
+    curator = get_user_model().objects.create(username="curator")
+    corrected = m.Sample.objects.filter(status="unverified").order_by("id").first()
+    curation.correct_status(corrected, "ran", user=curator, reason="<b>ran</b> it", expected_version=None)
+    odd = make_paper(slug="odd", title="", month="")  # no title, no month
+    factories.make_sample(paper=odd, repo=None, path="", inline_ok=False, licence=None)
+    factories.make_sample(paper=odd, repo=make_repo(host="gitlab.com"), path="a/b.py", file_url=None)
+    factories.make_sample(
+        paper=odd, entry=make_entry(name="<script>x</script>"), path="x/<y>.py", file_url='https://e"x'
+    )
+    places = [
+        *queries.places_page(m.Sample.objects.all()).items,
+        *queries.places_page(m.Sample.objects.filter(pk=corrected.pk)).items,
+        *queries.places_page(m.Sample.objects.filter(paper=odd)).items,
+    ]
+    assert any(s.status_corrected for s in places)
+    context = {"places": places, hidden: True} if hidden else {"places": places}
+    table = Template("{% include 'includes/places_table.html' %}").render(Context(context))
+    rows = table.split("<tbody>\n", 1)[1].split("\n  </tbody>", 1)[0]
+    assert rows == Template(PLACE_ROWS_AS_A_LOOP).render(Context(context))
+    empty = Template("{% include 'includes/places_table.html' %}").render(Context({"places": []}))
+    assert empty.split("<tbody>\n", 1)[1].split("\n  </tbody>", 1)[0] == Template(
+        PLACE_ROWS_AS_A_LOOP
+    ).render(Context({"places": []}))
+
+
+@pytest.mark.parametrize("script_prefix", ["/", "/mounted/"])
+def test_place_row_addresses_are_what_reverse_gives(script_prefix):
+    from django.urls import get_script_prefix, reverse, set_script_prefix
+
+    from catalogue.templatetags.pages import _url
+
+    before = get_script_prefix()
+    set_script_prefix(script_prefix)
+    try:
+        for name in ("paper", "code_entry", "code_body"):
+            for segment in ("gpipe-1", "a.b_c~d", "0123abcdef", "with space", "ünï", "a%2Fb", "x?y#z", "a&b"):
+                assert _url(name, segment) == reverse(name, args=[segment]), (name, segment)
+    finally:
+        set_script_prefix(before)
+
+
+# A leaderboard's rows as its template's {% for %} wrote them before the board_rows tag.
+BOARD_ROWS_AS_A_LOOP = (Path(__file__).parent / "board_rows_loop.html").read_text()
+
+
+def test_board_rows_write_what_the_template_loop_wrote(db):
+    import datetime
+
+    from django.template import Context, Template
+
+    board = make_leaderboard(slug="rows-board")
+    titled = make_paper(slug="titled", title="A <b>title</b> & more", month="2020-03")
+    untitled = make_paper(slug="untitled", title="", month="")
+    rows = [
+        {
+            "paper": titled,
+            "metrics": {"Accuracy": "90.1%", "Top-5": 97, "Error": 0.000012},
+            "rank_in_archive_order": 1,
+            "of": 4,
+        },
+        {
+            "paper": untitled,
+            "metrics": {"Accuracy": None, "Error": 1e21},
+            "uses_additional_data": True,
+            "rank_in_archive_order": 2,
+        },
+        {
+            "paper": None,
+            "paper_url": "https://example.org/p?a=1&b=<2>",
+            "paper_title": "",
+            "paper_date": datetime.date(2019, 5, 1),
+            "metrics": {},
+            "uses_additional_data": False,
+        },
+        {
+            "paper": None,
+            "paper_url": "https://example.org/q",
+            "paper_title": 'Named "paper"',
+            "paper_date": None,
+            "metrics": {"Top-5": "n/a"},
+        },
+        {
+            "paper": None,
+            "paper_title": "Only a <title>",
+            "paper_date": datetime.date(2018, 1, 2),
+            "metrics": {"Accuracy": 12.5},
+        },
+        {
+            "paper": None,
+            "paper_title": "",
+            "metrics": {"Accuracy": "<script>"},
+            "rank_in_archive_order": 0,
+            "of": 3,
+        },
+    ]
+    results = [make_result(leaderboard=board, model=f"Model <{n}>", **row) for n, row in enumerate(rows)]
+    results = queries.leaderboard_results(board)
+    for metric in ("Accuracy", "Error", ""):
+        context = {"results": results, "metric_names": ["Accuracy", "Top-5", "Error"], "metric": metric}
+        tag = Template("{% load pages %}  {% board_rows results metric_names metric %}").render(
+            Context(context)
+        )
+        assert tag == Template(BOARD_ROWS_AS_A_LOOP).render(Context(context))
+    empty = {"results": [], "metric_names": ["Accuracy"], "metric": "Accuracy"}
+    assert Template("{% load pages %}  {% board_rows results metric_names metric %}").render(
+        Context(empty)
+    ) == Template(BOARD_ROWS_AS_A_LOOP).render(Context(empty))

@@ -238,6 +238,36 @@ def test_paper_page_groups_places_by_repository_with_no_repository_last():
     assert page.figures.samples.n_places == 5
 
 
+def test_paper_page_counts_its_figures_from_the_places_it_shows(django_assert_num_queries):
+    paper = make_paper()
+    repo = make_repo()
+    make_sample(paper=paper, repo=repo, repo_kind="official", status="ran")
+    make_sample(paper=paper, repo=None, inline_ok=False)
+    make_result(paper=paper)
+    paper.tasks.add(
+        make_task(name="Zeta", slug="z"), make_task(name="Alpha", slug="b"), make_task(name="Alpha", slug="a")
+    )
+    paper.methods_introduced.add(
+        make_method(name="M", full_name="Full M"), make_method(name="N", full_name="")
+    )
+    # authors, code links, the four topic lists in one, results, places, whether it has corrections:
+    # the figures add none (they were three aggregate queries), the topics one (they were four)
+    with django_assert_num_queries(6):
+        page = queries.paper_page(paper)
+    assert [(t.name, t.url) for t in page.topics["tasks"]] == [
+        ("Alpha", "/task/a"),
+        ("Alpha", "/task/b"),
+        ("Zeta", "/task/z"),
+    ]
+    assert [(t.name, t.full_name) for t in page.topics["methods_introduced"]] == [("M", "Full M"), ("N", "")]
+    assert page.topics["methods"] == page.topics["datasets_introduced"] == []
+    assert page.figures == figures.paper_figures(paper)
+    assert page.figures.by_repo_kind == {
+        "unknown": {"samples": 1, "ran": 0, "repositories": 0},
+        "official": {"samples": 1, "ran": 1, "repositories": 1},
+    }
+
+
 def test_paper_page_lists_code_links_official_first_and_results_by_task_dataset_model():
     paper = make_paper()
     for position, name in ((1, "Second"), (0, "First")):
@@ -262,12 +292,26 @@ def test_paper_page_lists_code_links_official_first_and_results_by_task_dataset_
     page = queries.paper_page(paper)
     shown = page.paper
     assert [a.name for a in shown.authors.all()] == ["First", "Second"]
-    assert [t.name for t in shown.tasks.all()] == ["Anatomy", "Zoology"]
+    assert [t.name for t in page.topics["tasks"]] == ["Anatomy", "Zoology"]
     # official, then not official, then not stated (mentioned in the paper first)
-    assert pks(shown.code_links.all()) == pks(
+    assert pks(page.code_links) == pks(
         [links[k] for k in ("official", "unofficial", "mentioned", "unstated")]
     )
+    assert [(link.repo.full_name, link.is_official, link.mentioned_in_paper) for link in page.code_links] == [
+        ("z/z", True, None),
+        ("a/a", False, None),
+        ("c/c", None, True),
+        ("b/b", None, None),
+    ]
     assert pks(page.results) == pks([a_x_1, a_x_2, a_y, b_x])
+    first = page.results[0]
+    assert (first.task_name, first.dataset_name, first.model, first.url) == (
+        "A task",
+        "X",
+        "model 1",
+        board_a_x.get_absolute_url(),
+    )
+    assert first.metrics == a_x_1.metrics
     assert page.samples_by_repo == []
 
 

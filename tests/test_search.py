@@ -83,3 +83,24 @@ def test_a_huge_abstract_is_indexed_by_its_beginning(db):
     reindex_search()
     assert [h.object_id for h in search.ranked("windmills")] == [paper.id]
     assert search.ranked("zeppelins") == []
+
+
+def test_the_search_page_ranks_its_words_once_with_the_memo_off(client, loaded_seeds, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    # Both caches off: the page and its list of matching authors rank the same words.
+    settings.PAGE_CACHE_SECONDS = 0
+    settings.FIGURES_CACHE_SECONDS = 0
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get("/search?q=training")
+    assert response.status_code == 200
+    assert b"result" in response.content
+    rankings = [q["sql"] for q in ctx.captured_queries if "ORDER BY rank DESC" in q["sql"]]
+    assert len(rankings) == 1, rankings
+    # and a later request ranks afresh, and so does a ranking outside a request: nothing is kept
+    search.ranked("training")
+    assert search._RANKED_IN_BLOCK.get() is None
+    with CaptureQueriesContext(connection) as ctx:
+        client.get("/search?q=training")
+    assert len([q for q in ctx.captured_queries if "ORDER BY rank DESC" in q["sql"]]) == 1

@@ -17,7 +17,6 @@ from django.db.models import (
     QuerySet,
     Subquery,
     When,
-    prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce
 from django.http import Http404
@@ -46,8 +45,20 @@ def _authors_in_order() -> Prefetch:
     return Prefetch("authors", queryset=Author.objects.order_by("position"))
 
 
-def papers() -> QuerySet[Paper]:
-    return Paper.objects.prefetch_related(_authors_in_order()).order_by("slug")
+def papers(*, authors: bool = True) -> QuerySet[Paper]:
+    """Papers by slug, their authors prefetched; ``authors=False`` for a list that reads a page's
+    names with :func:`author_names_of` instead (one query, no instance per author)."""
+    papers = Paper.objects.order_by("slug")
+    return papers.prefetch_related(_authors_in_order()) if authors else papers
+
+
+def author_names_of(papers) -> dict[int, list[str]]:
+    """Each paper's author names, in order, in one query: what a page of papers shows of them."""
+    names: dict[int, list[str]] = {paper.pk: [] for paper in papers}
+    rows = Author.objects.filter(paper_id__in=list(names)).order_by("paper_id", "position")
+    for paper_id, name in rows.values_list("paper_id", "name"):
+        names[paper_id].append(name)
+    return names
 
 
 def paper(paper_id: str) -> Paper:
@@ -59,10 +70,13 @@ def paper(paper_id: str) -> Paper:
     paper = Paper.objects.filter(arxiv_id=arxiv_id).first() if arxiv_id else None
     if paper is None:
         paper, _current = paper_by_address(paper_id)
-    prefetch_related_objects(
-        [paper], _authors_in_order(), Prefetch("slugs", PaperSlug.objects.order_by("slug"))
-    )
-    return paper
+    return paper  # its authors and old slugs: author_names_of and aliases_of, where shown
+
+
+def aliases_of(paper: Paper) -> list[str]:
+    """Every other slug the paper is found under, in order: one query of names."""
+    slugs = PaperSlug.objects.filter(paper=paper).exclude(slug=paper.slug).order_by("slug")
+    return list(slugs.values_list("slug", flat=True))
 
 
 def author_names() -> QuerySet:
@@ -88,9 +102,9 @@ def proceeding_papers(spellings: tuple[str, ...]) -> QuerySet[Paper]:
     return papers().filter(proceeding__in=spellings)
 
 
-def search_papers() -> QuerySet[Paper]:
+def search_papers(*, authors: bool = True) -> QuerySet[Paper]:
     """Papers with their code links, official first, for PwC's /search/ (a paper and its best repository)."""
-    return papers().prefetch_related(
+    return papers(authors=authors).prefetch_related(
         Prefetch(
             "code_links",
             queryset=CodeLink.objects.select_related("repo").order_by(

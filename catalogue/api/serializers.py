@@ -17,6 +17,9 @@ snapshot's value, when, why and by whom, and the record's public history page:
 (none when no row on it is corrected).
 """
 
+from collections.abc import Mapping
+from functools import cached_property
+from types import FunctionType, MethodType
 from urllib.parse import quote
 
 from django.urls import NoReverseMatch, reverse
@@ -80,10 +83,62 @@ class FalseFlag(_Constant):
         super().__init__(False, **kwargs)
 
 
+# --- plain rows: the hot lists without DRF's per-field machinery per row -------------------
+
+
+class PlainRows:
+    """A serializer whose rows are read by a plan made once per serializer, not field by field.
+
+    DRF reads each field of each row through ``_readable_fields``, ``Field.get_attribute`` (a
+    try per field, a Mapping check per step of its source) and a nested serializer's own pass:
+    for a page of 50 places, about 1,000 such reads, a fifth of the request (bench/README.md,
+    "Issue 16"). The plan holds, per declared field, the attributes its source follows and the
+    bound ``to_representation`` that shapes the value (nested serializers: their own plan), so
+    the output is the declared fields' own, in their order; the declared fields stay what the
+    OpenAPI schema reads. A row the plan cannot read (an attribute missing on the way, where DRF
+    would apply a default or skip the field) goes through DRF's own path.
+    tests/test_api_serializers.py holds both paths equal over the seeds' rows.
+    """
+
+    def _row_plan(self) -> list[tuple]:
+        plan = self.__dict__.get("_plan")
+        if plan is None:
+            plan = []
+            for name, field in self.fields.items():
+                if field.write_only:
+                    continue
+                convert = field.to_representation
+                if isinstance(field, PlainRows) and not getattr(field, "many", False):
+                    convert = field._plain  # nested: its own plan
+                plan.append((name, tuple(field.source_attrs), convert))
+            self._plan = plan
+        return plan
+
+    def _plain(self, instance) -> dict:
+        row = {}
+        try:
+            for name, attrs, convert in self._row_plan():
+                value = instance
+                for attr in attrs:  # as DRF's get_attribute: a key of a mapping, a method called
+                    value = value[attr] if isinstance(value, Mapping) else getattr(value, attr)
+                    if type(value) in _SIMPLE_CALLABLES:
+                        value = value()
+                row[name] = None if value is None else convert(value)
+        except (AttributeError, KeyError):
+            return serializers.Serializer.to_representation(self, instance)
+        return row
+
+    def to_representation(self, instance):
+        return self._plain(instance)
+
+
+_SIMPLE_CALLABLES = (FunctionType, MethodType)
+
+
 # --- figures (computed by catalogue.queries, handed in by the view) ------------------------
 
 
-class ByStatusSerializer(serializers.Serializer):
+class ByStatusSerializer(PlainRows, serializers.Serializer):
     ran_honours = serializers.IntegerField()
     ran_violates = serializers.IntegerField()
     ran_draft_wrong = serializers.IntegerField()
@@ -92,7 +147,7 @@ class ByStatusSerializer(serializers.Serializer):
     unverified = serializers.IntegerField()
 
 
-class FiguresSerializer(serializers.Serializer):
+class FiguresSerializer(PlainRows, serializers.Serializer):
     """SNAPSHOT-FORMAT.md's figures: samples count distinct code bodies, places count rows."""
 
     n_places = serializers.IntegerField(help_text="Places (sample rows).")
@@ -106,13 +161,13 @@ class FiguresSerializer(serializers.Serializer):
     by_status = ByStatusSerializer(help_text="Distinct bodies per status; every status, zeros included.")
 
 
-class RepoKindFiguresSerializer(serializers.Serializer):
+class RepoKindFiguresSerializer(PlainRows, serializers.Serializer):
     samples = serializers.IntegerField()
     ran = serializers.IntegerField()
     repositories = serializers.IntegerField()
 
 
-class PaperFiguresSerializer(serializers.Serializer):
+class PaperFiguresSerializer(PlainRows, serializers.Serializer):
     samples = FiguresSerializer(help_text="The figures of this paper's places.")
     summary = serializers.DictField(
         child=serializers.IntegerField(), help_text="Status -> distinct bodies, zero statuses left out."
@@ -172,7 +227,7 @@ def _figures(serializer, obj):
 # --- Papers-with-Code shapes ----------------------------------------------------------------
 
 
-class PaperSerializer(serializers.Serializer):
+class PaperSerializer(PlainRows, serializers.Serializer):
     id = serializers.CharField(source="slug", help_text="The paper's id: its slug. arXiv ids work too.")
     arxiv_id = serializers.CharField(allow_null=True)
     nips_id = NullString()
@@ -197,7 +252,8 @@ class PaperSerializer(serializers.Serializer):
     )
 
     def get_authors(self, paper) -> list[str]:
-        return [a.name for a in paper.authors.all()]
+        names = self.context.get("author_names")  # a page's, read in one query by the view
+        return names[paper.pk] if names is not None else [a.name for a in paper.authors.all()]
 
     def get_proceeding(self, paper) -> str | None:
         return paper.proceeding or None
@@ -220,11 +276,16 @@ class PaperDetailSerializer(PaperSerializer):
     figures = serializers.SerializerMethodField()
 
     def get_aliases(self, paper) -> list[str]:
-        return [s.slug for s in paper.slugs.all() if s.slug != paper.slug]
+        aliases = self.context.get("aliases")  # read by the view in one query
+        return aliases if aliases is not None else [s.slug for s in paper.slugs.all() if s.slug != paper.slug]
+
+    @cached_property
+    def _figures_shape(self) -> "PaperFiguresSerializer":
+        return PaperFiguresSerializer(context=self.context)
 
     @extend_schema_field(PaperFiguresSerializer)
     def get_figures(self, paper):
-        return PaperFiguresSerializer(self.context["paper_figures"]).data
+        return self._figures_shape.to_representation(self.context["paper_figures"])
 
 
 class RepositorySerializer(serializers.Serializer):
@@ -245,7 +306,7 @@ class RepositorySerializer(serializers.Serializer):
         return None
 
 
-class PaperRepositorySerializer(serializers.Serializer):
+class PaperRepositorySerializer(PlainRows, serializers.Serializer):
     """A paper's code link, in PwC's Repository shape."""
 
     url = serializers.CharField(source="repo.url")
@@ -264,7 +325,7 @@ class PaperRepositorySerializer(serializers.Serializer):
     mentioned_in_github = serializers.BooleanField(allow_null=True)
 
 
-class PaperRepoSerializer(serializers.Serializer):
+class PaperRepoSerializer(PlainRows, serializers.Serializer):
     """PwC's search result: a paper and its best repository (official first)."""
 
     paper = PaperSerializer(source="*")
@@ -272,13 +333,21 @@ class PaperRepoSerializer(serializers.Serializer):
     is_official = serializers.SerializerMethodField()
 
     def _best(self, paper):
-        links = paper.code_links.all()
-        return links[0] if links else None
+        # Asked twice per row (repository, is_official): the prefetched links are read once.
+        last = self.__dict__.get("_last_best")
+        if last is None or last[0] is not paper:
+            links = paper.code_links.all()
+            last = self._last_best = (paper, links[0] if links else None)
+        return last[1]
+
+    @cached_property
+    def _repository(self) -> "PaperRepositorySerializer":
+        return PaperRepositorySerializer(context=self.context)  # one for the page, not one per row
 
     @extend_schema_field(PaperRepositorySerializer(allow_null=True))
     def get_repository(self, paper):
         link = self._best(paper)
-        return PaperRepositorySerializer(link).data if link else None
+        return self._repository.to_representation(link) if link else None
 
     def get_is_official(self, paper) -> bool:
         link = self._best(paper)
@@ -489,7 +558,7 @@ class ResultSerializer(serializers.Serializer):
 # --- the catalogue's own --------------------------------------------------------------------
 
 
-class CodeEntrySerializer(serializers.Serializer):
+class CodeEntrySerializer(PlainRows, serializers.Serializer):
     id = serializers.CharField(source="slug")
     name = serializers.CharField(
         help_text="The routine name; same-named routines are not claimed equivalent."
@@ -497,23 +566,27 @@ class CodeEntrySerializer(serializers.Serializer):
     claim = serializers.CharField()
     figures = serializers.SerializerMethodField()
 
+    @cached_property
+    def _figures_shape(self) -> "FiguresSerializer":
+        return FiguresSerializer(context=self.context)  # one for the page, not one per row
+
     @extend_schema_field(FiguresSerializer)
     def get_figures(self, entry):
-        return FiguresSerializer(_figures(self, entry).as_dict()).data
+        return self._figures_shape.to_representation(_figures(self, entry).as_dict())
 
 
-class PaperRefSerializer(serializers.Serializer):
+class PaperRefSerializer(PlainRows, serializers.Serializer):
     id = serializers.CharField(source="slug")
     arxiv_id = serializers.CharField(allow_null=True)
     title = serializers.CharField()
 
 
-class EntryRefSerializer(serializers.Serializer):
+class EntryRefSerializer(PlainRows, serializers.Serializer):
     id = serializers.CharField(source="slug")
     name = serializers.CharField()
 
 
-class RepoRefSerializer(serializers.Serializer):
+class RepoRefSerializer(PlainRows, serializers.Serializer):
     owner = serializers.CharField()
     name = serializers.CharField()
     host = serializers.CharField()
@@ -525,7 +598,7 @@ class CodeTextSerializer(serializers.Serializer):
     language = serializers.CharField(help_text='As the snapshot names it ("python"); "" if not named.')
 
 
-class SampleSerializer(serializers.Serializer):
+class SampleSerializer(PlainRows, serializers.Serializer):
     """A place: one code body under one routine name in one paper, maybe in a repository."""
 
     paper = PaperRefSerializer()

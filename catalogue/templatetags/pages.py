@@ -1,11 +1,16 @@
 """Template helpers for the public pages: badges, labels, links and safe JSON-LD."""
 
 import json
+import re
 from calendar import month_name
+from functools import lru_cache
 
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
-from django.urls import reverse
+from django.template.base import render_value_in_context
+from django.template.defaultfilters import date as date_filter
+from django.template.defaultfilters import yesno
+from django.urls import get_script_prefix, reverse
 from django.utils import dateformat
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
@@ -43,6 +48,13 @@ INSTRUMENT_WORDS = "instrument failure"
 
 @register.simple_tag
 def status_badge(status: str) -> SafeString:
+    """A status as a badge that explains itself; the same markup for the same status (a place
+    list draws one per row), made once per status."""
+    return _status_badge(str(status))
+
+
+@lru_cache(maxsize=64)
+def _status_badge(status: str) -> SafeString:
     """A status as a badge that explains itself (title text); instrument failures say so in words.
 
     The status is the vocabulary's own word, as the API, the filters and the legend give it.
@@ -81,7 +93,7 @@ def body_link(sha: str) -> SafeString:
     """A code body's prefix, linked to every place the body appears."""
     return format_html(
         '<a class="mono" href="{}" title="Every place this body of code appears">{}</a>',
-        reverse("code_body", args=[sha]),
+        _url("code_body", str(sha)),
         sha,
     )
 
@@ -93,7 +105,7 @@ def code_link(sample) -> SafeString:
     there too, and says it may not show the code itself: the text is never on its row."""
     if not getattr(sample, "code_shown", False):
         return SafeString("")
-    url = reverse("code_body", args=[sample.body.sha256_prefix]) + "#code"
+    url = _url("code_body", sample.body.sha256_prefix) + "#code"
     if sample.inline_ok:
         return format_html('<a class="code-link" href="{}">show code</a>', url)
     return format_html(
@@ -241,4 +253,133 @@ def correction_note(correction, snapshot: str, paper_slug: str) -> SafeString:
         dateformat.format(correction.created_at, "j F Y"),  # as the pages write dates
         reason,
         snapshot,
+    )
+
+
+# A slug, an entry's slug, a body's hex prefix: nothing reverse() would quote.
+_PLAIN_SEGMENT = re.compile(r"[A-Za-z0-9_.~-]+")
+_MARK = "0segment0"
+
+
+@lru_cache(maxsize=32)
+def _around(name: str, script_prefix: str) -> tuple[str, str]:
+    head, tail = reverse(name, args=[_MARK]).split(_MARK)
+    return head, tail
+
+
+def _url(name: str, segment: str) -> str:
+    """``reverse(name, args=[segment])`` for a one-segment address: for a plain segment, the
+    address around it is reversed once (per script prefix) and the segment put in; a place list
+    reversed three addresses per row."""
+    if _PLAIN_SEGMENT.fullmatch(segment):
+        head, tail = _around(name, get_script_prefix())
+        return head + segment + tail
+    return reverse(name, args=[segment])
+
+
+_POINTER_ONLY_BADGE = SafeString(
+    ' <span class="badge badge-pointer" title="The code may only be pointed to, never shown here">'
+    "pointer only</span>"
+)
+
+
+@register.simple_tag
+def place_rows(places, hide_paper=False, hide_entry=False, hide_repo=False, hide_body=False) -> SafeString:
+    """The rows of includes/places_table.html, one per place, written here rather than by a
+    ``{% for %}`` of the template: a page of 25 places made some 600 variable lookups and 300
+    filter calls, most of the code-entry page's time (bench/README.md, "Issue 16"). The markup,
+    whitespace included, is the loop's as it was; tests/test_pages.py compares the two."""
+    return SafeString("".join(_place_row(s, hide_paper, hide_entry, hide_repo, hide_body) for s in places))
+
+
+def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
+    esc = conditional_escape
+    paper = s.paper
+    cells = ["\n      <tr>\n        "]
+    if not hide_paper:
+        month = f' <span class="muted">{esc(paper.month)}</span>' if paper.month else ""
+        cells.append(
+            f'<td><a href="{esc(_url("paper", paper.slug))}">{esc(paper.title or paper.slug)}</a>{month}</td>'
+        )
+    cells.append("\n        ")
+    if not hide_entry:
+        entry = s.entry
+        cells.append(
+            f'<td><a class="mono" href="{esc(entry.get_absolute_url())}">{breakable(entry.name)}</a></td>'
+        )
+    cells.append("\n        <td>\n          ")
+    if not hide_repo:
+        if s.repo:
+            cells.append(f'<a href="{esc(repo_url(s.repo))}">{esc(s.repo.full_name)}</a>')
+        else:
+            cells.append('<span class="muted">no repository</span>')
+        cells.append("<br>")
+    cells.append("\n          ")
+    if s.path:
+        if s.file_url:
+            link = esc(s.file_url)
+            cells.append(
+                f'<a class="mono path" href="{link}" rel="nofollow noopener">{breakable(s.path)}</a>'
+            )
+        else:
+            cells.append(f'<span class="mono path">{breakable(s.path)}</span>')
+    cells.append(f"\n        </td>\n        <td>{status_badge(s.status)}")
+    if s.status_corrected:
+        cells.append(f" {correction_note(s.status_correction, s.status_upstream, paper.slug)}")
+    cells.append(f"</td>\n        <td>{esc(licence_label(s.licence))}")
+    if not s.inline_ok:
+        cells.append(_POINTER_ONLY_BADGE)
+    cells.append("</td>\n        ")
+    if not hide_body:
+        cells.append(f"<td>{body_link(s.body.sha256_prefix)} {code_link(s)}</td>")
+    cells.append("\n      </tr>\n    ")
+    return "".join(cells)
+
+
+@register.simple_tag(takes_context=True)
+def board_rows(context, results, metric_names, metric) -> SafeString:
+    """The rows of a leaderboard's table (catalogue/leaderboard_detail.html), written here rather
+    than by two nested ``{% for %}`` of the template: a row per result and a cell per metric made
+    the loops most of the page's build. Each value is rendered as the template rendered it
+    (``render_value_in_context``: localized, escaped); tests/test_pages.py compares the two."""
+    out = []
+    for counter, r in enumerate(results, start=1):
+        out.append(_board_row(context, counter, r, metric_names, metric))
+    return SafeString("".join(out))
+
+
+def _board_row(context, counter, r, metric_names, metric) -> str:
+    def show(value) -> str:
+        return render_value_in_context(value, context)
+
+    paper = r.paper
+    if paper:
+        url = _url("paper", paper.slug)
+        source = (
+            f'<a href="{conditional_escape(url)}">{show(paper.title or paper.slug)}</a> '
+            f'<span class="muted">{show(paper.month)}</span>'
+        )
+    elif r.paper_url:
+        source = (
+            f'<a href="{show(r.paper_url)}" rel="nofollow noopener">{show(r.paper_title or r.paper_url)}</a> '
+            f'<span class="muted">{show(date_filter(r.paper_date, "Y-m"))}</span>'
+        )
+    elif r.paper_title:
+        source = f'{show(r.paper_title)} <span class="muted">{show(date_filter(r.paper_date, "Y-m"))}</span>'
+    else:
+        source = '<span class="muted">no paper</span>'
+    cells = []
+    for name in metric_names:
+        value = get(r.metrics, name)
+        sorted_mark = " sorted" if name == metric else ""
+        cells.append(f'<td class="num{sorted_mark}">{show("—" if value is None else value)}</td>')
+    if r.rank_in_archive_order:
+        rank = show(r.rank_in_archive_order) + (f" of {show(r.of)}" if r.of else "")
+    else:
+        rank = "—"
+    extra = show(yesno(r.uses_additional_data, "yes,no,not stated"))
+    return (
+        f"\n    <tr>\n      <td>{show(counter)}</td>\n      <td>{show(r.model)}</td>\n"
+        f"      <td>{source}</td>\n      {''.join(cells)}\n      <td>{extra}</td>\n"
+        f"      <td>{rank}</td>\n    </tr>\n  "
     )
