@@ -33,6 +33,12 @@ from catalogue.loader import schema
 from catalogue.loader.documents import SnapshotError
 from catalogue.loader.warnings import LoadWarning
 
+# Pure functions of a name, met again and again in one load (a few thousand tasks, methods,
+# datasets and repositories under 1.4 million staged rows): each worked out once per process.
+memo_name_slug = functools.lru_cache(maxsize=1 << 16)(identities.name_slug)
+memo_entry_slug = functools.lru_cache(maxsize=1 << 16)(identities.entry_slug)
+memo_parse_repo = functools.lru_cache(maxsize=1 << 16)(identities.parse_repo)  # RepoRef is frozen
+
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 _HTTP_URL = re.compile(r"^https?://[^\s/]+", re.IGNORECASE)
 MAX_INT = 2**31 - 1
