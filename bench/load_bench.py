@@ -41,6 +41,7 @@ OUT = BENCH / "out"
 LOAD_COMMAND = ROOT / "catalogue" / "management" / "commands" / "load_snapshot.py"
 PEER_LABELS = {
     "ours": "ours: manage.py load_snapshot",
+    "before": "before: manage.py load_snapshot (--baseline checkout)",
     "sqlite-utils": "sqlite-utils insert_all (Datasette way)",
     "raw": "limit: raw executemany / COPY",
     "parse": "floor: parse + flatten only",
@@ -198,15 +199,23 @@ class PostgresTarget:
 # --------------------------------------------------------------------------- one load
 
 
+# ``--baseline DIR``: another checkout (a git worktree of an earlier commit) whose
+# ``load_snapshot`` runs as the peer "before", its runs alternating with ours.
+BASELINE: Path | None = None
+
+
 def run_once(peer: str, target, snapshot: Path) -> tuple[Measure, float | None]:
     """One load of ``snapshot`` by ``peer`` into a fresh database of ``target``."""
     with target.fresh() as db:
-        if peer == "ours":
+        if peer in ("ours", "before"):
+            where = ROOT if peer == "ours" else BASELINE
             env = {**os.environ, "DATABASE_URL": db["url"]}
-            migrate = measure([PYTHON, "manage.py", "migrate", "-v", "0"], env=env)
+            # The checkout's own code, not whatever the venv's editable install points at.
+            env["PYTHONPATH"] = str(where)
+            migrate = measure([PYTHON, "manage.py", "migrate", "-v", "0"], env=env, cwd=where)
             if not migrate.ok:
                 return Measure(0, 0, False, "migrate failed: " + migrate.output), None
-            result = measure([PYTHON, "manage.py", "load_snapshot", str(snapshot)], env=env)
+            result = measure([PYTHON, "manage.py", "load_snapshot", str(snapshot)], env=env, cwd=where)
         elif peer == "parse":
             result = measure([PYTHON, str(BENCH / "peers.py"), "parse", str(snapshot)])
         else:
@@ -221,40 +230,61 @@ def run_once(peer: str, target, snapshot: Path) -> tuple[Measure, float | None]:
         return result, size
 
 
-def run_peer(peer: str, target, snapshot: Path, papers: int, runs: int, counts: dict) -> Row:
-    row = Row(papers=papers, backend="–" if peer == "parse" else target.backend, peer=peer, **counts)
-    if peer == "ours" and not LOAD_COMMAND.exists():
-        row.note = "pending: manage.py load_snapshot does not exist yet"
-        print(f"  skip ours ({row.note})", file=sys.stderr)
-        return row
-    sizes = []
+def run_peers(peers: list[str], target, snapshot: Path, papers: int, runs: int, counts: dict) -> list[Row]:
+    """Every peer's runs, alternating (run 1 of each, then run 2 of each…): a change in the
+    machine's load over the benchmark then falls on all peers alike, not on one of them."""
+    rows = {
+        peer: Row(papers=papers, backend="–" if peer == "parse" else target.backend, peer=peer, **counts)
+        for peer in peers
+    }
+    sizes: dict[str, list[float]] = {peer: [] for peer in peers}
+    live = []
+    for peer in peers:
+        if peer == "ours" and not LOAD_COMMAND.exists():
+            rows[peer].note = "pending: manage.py load_snapshot does not exist yet"
+            print(f"  skip ours ({rows[peer].note})", file=sys.stderr)
+        else:
+            live.append(peer)
     for i in range(runs):
-        result, size = run_once(peer, target, snapshot)
-        row.runs.append(
-            {"wall_s": round(result.wall_s, 3), "peak_rss_mb": round(result.peak_rss_mb, 1), "ok": result.ok}
-        )
-        print(
-            f"  {target.backend:8} {peer:12} run {i + 1}: "
-            f"{result.wall_s:7.2f} s  {result.peak_rss_mb:7.1f} MB"
-            f"{'' if result.ok else '  FAILED'}",
-            file=sys.stderr,
-            flush=True,
-        )
-        if not result.ok:
-            last = result.output.strip().splitlines()[-1][:200] if result.output.strip() else "no output"
-            done = ", ".join(f"{r['wall_s']:.1f} s" for r in row.runs if r["ok"])
-            row.note = f"failed on run {i + 1}: {last}" + (f" (earlier runs: {done})" if done else "")
-            print(result.output, file=sys.stderr)
-            return row
-        if size is not None:
-            sizes.append(size)
+        for peer in list(live):
+            row = rows[peer]
+            result, size = run_once(peer, target, snapshot)
+            row.runs.append(
+                {
+                    "wall_s": round(result.wall_s, 3),
+                    "peak_rss_mb": round(result.peak_rss_mb, 1),
+                    "ok": result.ok,
+                    "load_average": round(os.getloadavg()[0], 2),
+                }
+            )
+            print(
+                f"  {target.backend:8} {peer:12} run {i + 1}: "
+                f"{result.wall_s:7.2f} s  {result.peak_rss_mb:7.1f} MB  load {os.getloadavg()[0]:.2f}"
+                f"{'' if result.ok else '  FAILED'}",
+                file=sys.stderr,
+                flush=True,
+            )
+            if not result.ok:
+                last = result.output.strip().splitlines()[-1][:200] if result.output.strip() else "no output"
+                done = ", ".join(f"{r['wall_s']:.1f} s" for r in row.runs if r["ok"])
+                row.note = f"failed on run {i + 1}: {last}" + (f" (earlier runs: {done})" if done else "")
+                print(result.output, file=sys.stderr)
+                live.remove(peer)
+                continue
+            if size is not None:
+                sizes[peer].append(size)
+    for peer in live:
+        summarise(rows[peer], sizes[peer])
+    return [rows[peer] for peer in peers]
+
+
+def summarise(row: Row, sizes: list[float]) -> None:
     walls = [r["wall_s"] for r in row.runs]
     row.median_wall_s = statistics.median(walls)
     row.rows_per_s = row.rows / row.median_wall_s
     row.documents_per_s = row.documents / row.median_wall_s
     row.median_peak_rss_mb = statistics.median(r["peak_rss_mb"] for r in row.runs)
     row.db_mb = round(statistics.median(sizes), 1) if sizes else None
-    return row
 
 
 def count_rows(snapshot: Path) -> dict:
@@ -286,6 +316,13 @@ def markdown(rows: list[Row]) -> str:
             f"{fmt(r.median_peak_rss_mb, '.0f')} | {fmt(r.db_mb, '.1f')} | {r.note} |"
         )
     return "\n".join(lines)
+
+
+def commit(checkout: Path) -> str:
+    out = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return out.stdout.strip()
 
 
 def machine() -> dict:
@@ -324,11 +361,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--backends", nargs="+", default=["sqlite", "postgres"], choices=["sqlite", "postgres"]
     )
-    parser.add_argument("--peers", nargs="+", default=list(PEER_LABELS), choices=list(PEER_LABELS))
+    parser.add_argument(
+        "--peers", nargs="+", default=[p for p in PEER_LABELS if p != "before"], choices=list(PEER_LABELS)
+    )
     parser.add_argument(
         "--data", type=Path, default=OUT / "data", help="where generated snapshots are cached"
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of an earlier commit (git worktree add --detach DIR COMMIT, with its .venv): "
+        "its load_snapshot runs too, as 'before', alternating with ours",
+    )
     args = parser.parse_args(argv)
+    global BASELINE
+    BASELINE = args.baseline.resolve() if args.baseline else None
+    peers = list(args.peers)
+    if BASELINE and "before" not in peers:
+        peers.insert(peers.index("ours") if "ours" in peers else 0, "before")
+    if "before" in peers and not BASELINE:
+        parser.error("the peer 'before' needs --baseline DIR")
 
     results: list[Row] = []
     with targets(args.backends) as found:
@@ -337,12 +389,14 @@ def main(argv: list[str] | None = None) -> None:
             counts = count_rows(snapshot)
             print(f"{papers} papers: {counts['documents']} documents, {counts['rows']} rows", file=sys.stderr)
             for target in found:
-                for peer in args.peers:
-                    if peer == "sqlite-utils" and target.backend != "sqlite":
-                        continue  # sqlite-utils is SQLite only
-                    if peer == "parse" and target is not found[0]:
-                        continue  # no database involved: once per scale is enough
-                    results.append(run_peer(peer, target, snapshot, papers, args.runs, counts))
+                chosen = [
+                    peer
+                    for peer in peers
+                    # sqlite-utils is SQLite only; parsing involves no database: once per scale
+                    if not (peer == "sqlite-utils" and target.backend != "sqlite")
+                    and not (peer == "parse" and target is not found[0])
+                ]
+                results += run_peers(chosen, target, snapshot, papers, args.runs, counts)
 
     table = markdown(results)
     print(table)
@@ -353,6 +407,8 @@ def main(argv: list[str] | None = None) -> None:
         json.dumps(
             {
                 "machine": machine(),
+                "commit": commit(ROOT),
+                "baseline_commit": commit(BASELINE) if BASELINE else None,
                 "runs": args.runs,
                 "seed": args.seed,
                 "results": [asdict(r) for r in results],

@@ -34,7 +34,7 @@ from pathlib import Path
 from catalogue import attribution, identities
 from catalogue.loader import schema
 from catalogue.loader.documents import DUMP_ALIASES, DUMP_PREFIXES, SnapshotError, dump_kind
-from catalogue.loader.fields import Fields, Parsed, dates, make_stamp, paper_key, text_list
+from catalogue.loader.fields import Fields, Parsed, dates, make_stamp, memo_name_slug, paper_key, text_list
 from catalogue.loader.validate import add_dataset_name, add_repo_link, add_result, mention_paper
 from catalogue.models import DocumentKind, TitleSource
 
@@ -305,7 +305,7 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
     for i, name in enumerate(text_list(r, "authors")):
         out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500], rec=rec)
     for name in dict.fromkeys(n.strip() for n in text_list(r, "tasks") if n.strip()):
-        task_slug = identities.name_slug(name)
+        task_slug = memo_name_slug(name)
         out.add("task", slug=task_slug, name=name, stamp="1|" + stamp, detailed=False, doc_url=out.url)
         out.add("paper_task", pkey=pkey, stamp=stamp, slug=task_slug, rec=rec)
     for m in r.objects("methods"):
@@ -313,12 +313,12 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
             name = m.str(
                 "name", required=True, max_length=schema.max_chars("method", "name"), blank=False
             ).strip()
-            derived = identities.name_slug(name)
+            derived = memo_name_slug(name)
             out.add(
                 "method",
                 derived_slug=derived,
                 name=name,
-                name_key=identities.name_slug(name),
+                name_key=memo_name_slug(name),
                 full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
                 stamp="1|" + stamp,
                 detailed=False,
@@ -345,7 +345,7 @@ def _read_link(out: Parsed, r: Fields, ctx: _Context) -> None:
 def _read_task(out: Parsed, t: Fields, ctx: _Context, parent: str | None = None) -> None:
     stamp = ctx.stamp
     name = t.str("task", required=True, max_length=schema.max_chars("task", "name"), blank=False).strip()
-    task_slug = identities.name_slug(name)
+    task_slug = memo_name_slug(name)
     out.add(
         "task",
         slug=task_slug,
@@ -359,8 +359,8 @@ def _read_task(out: Parsed, t: Fields, ctx: _Context, parent: str | None = None)
         doc_url=out.url,
     )
     for area in dict.fromkeys(a.strip() for a in text_list(t, "categories") if a.strip()):
-        out.add("area", slug=identities.name_slug(area), name=area, stamp=stamp)
-        out.add("task_area", task_slug=task_slug, area_slug=identities.name_slug(area), stamp="1|" + stamp)
+        out.add("area", slug=memo_name_slug(area), name=area, stamp=stamp)
+        out.add("task_area", task_slug=task_slug, area_slug=memo_name_slug(area), stamp="1|" + stamp)
     for d in t.objects("datasets"):
         with out.row("table", d.path):
             _read_table(out, d, task_slug, ctx)
@@ -454,13 +454,13 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
     if not slug:
         if not name:
             m.fail("url", "names no method: neither a method URL nor a name")
-        slug = identities.name_slug(name)
+        slug = memo_name_slug(name)
     out.add(
         "method",
         slug=slug,
         derived_slug=slug,
         name=name or slug,
-        name_key=identities.name_slug(name or slug),
+        name_key=memo_name_slug(name or slug),
         full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
         stamp="2|" + stamp,
         detailed=True,
@@ -475,11 +475,11 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
             ).strip()
             area_name = (c.str("area", max_length=schema.max_chars("area", "name")) or "").strip()
             area_slug = (c.str("area_id", max_length=schema.max_chars("area", "slug")) or "").strip() or (
-                identities.name_slug(area_name) if area_name else None
+                memo_name_slug(area_name) if area_name else None
             )
             if area_slug:
                 out.add("area", slug=area_slug, name=area_name or area_slug, stamp=stamp)
-            collection_slug = identities.name_slug(collection)
+            collection_slug = memo_name_slug(collection)
             out.add("collection", slug=collection_slug, name=collection, area_slug=area_slug, stamp=stamp)
             out.add(
                 "method_collection", method_slug=slug, collection_slug=collection_slug, stamp="2|" + stamp
@@ -508,13 +508,13 @@ def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
     if not slug:
         if not name:
             d.fail("url", "names no dataset: neither a dataset URL nor a name")
-        slug = identities.name_slug(name)
+        slug = memo_name_slug(name)
     out.add(
         "dataset",
         slug=slug,
         derived_slug=slug,
         name=name or slug,
-        name_key=identities.name_slug(name or slug),
+        name_key=memo_name_slug(name or slug),
         stamp="2|" + stamp,
         detailed=True,
         **schema.DATASET.read(d, schema.DETAIL),
@@ -531,7 +531,7 @@ def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
             task_name = t.str(
                 "task", required=True, max_length=schema.max_chars("task", "name"), blank=False
             ).strip()
-            task_slug = identities.slug_from_url(t.str("url"), "task") or identities.name_slug(task_name)
+            task_slug = identities.slug_from_url(t.str("url"), "task") or memo_name_slug(task_name)
             out.add(
                 "task", slug=task_slug, name=task_name, stamp="1|" + stamp, detailed=False, doc_url=out.url
             )

@@ -70,7 +70,13 @@ class Read:
 
     def value(self, fields, key: str, bound: int | None = None):
         """The field's value; ``bound``: what its column holds (a ``max_length`` here is tighter)."""
-        limit = min(self.max_length or MAX_TEXT_CHARS, bound or MAX_TEXT_CHARS)
+        return self.value_within(fields, key, self.limit(bound))
+
+    def limit(self, bound: int | None) -> int:
+        return min(self.max_length or MAX_TEXT_CHARS, bound or MAX_TEXT_CHARS)
+
+    def value_within(self, fields, key: str, limit: int):
+        """``value``, the limit worked out (``Table.read`` does that once per column)."""
         if self.how == "str":
             value = fields.str(key, self.required, max_length=limit)
         elif self.how == "url":
@@ -130,18 +136,18 @@ class Table:
         self.stated_by = stated_by or {}
         self.names = tuple(c.name for c in self.columns)
         self._index = {c.name: i for i, c in enumerate(self.columns)}
+        self._readers_by_group: dict[str, tuple] = {}
+        self.columns_by_name = self._index.keys()
         assert len(self._index) == len(self.columns), f"{name}: a column twice"
         assert all(c.type in TYPES for c in self.columns), f"{name}: unknown column type"
 
     def row(self, **values) -> tuple:
         """A staged row; NULL for columns not given, an error for names the table does not have."""
-        row = [None] * len(self.columns)
-        for name, value in values.items():
-            try:
-                row[self._index[name]] = value
-            except KeyError:
-                raise KeyError(f"stg_{self.name} has no column {name!r}") from None
-        return tuple(row)
+        if not values.keys() <= self.columns_by_name:
+            unknown = next(name for name in values if name not in self._index)
+            raise KeyError(f"stg_{self.name} has no column {unknown!r}")
+        # Called for every staged row (1.4 million at 20,000 papers): one C-level pass.
+        return tuple(map(values.get, self.names))
 
     def group(self, group: str) -> list[Column]:
         return [c for c in self.columns if c.group == group]
@@ -149,8 +155,21 @@ class Table:
     def read(self, fields, group: str) -> dict:
         """The values of the group's document fields, read (and checked) from ``fields``."""
         return {
-            c.name: c.read.value(fields, c.doc, self.max_chars(c.name)) for c in self.group(group) if c.read
+            name: read.value_within(fields, doc, limit) for name, read, doc, limit in self._readers(group)
         }
+
+    def _readers(self, group: str) -> tuple:
+        """(column, Read, document field, limit) of the group's read columns, worked out once."""
+        try:
+            return self._readers_by_group[group]
+        except KeyError:
+            readers = tuple(
+                (c.name, c.read, c.doc, c.read.limit(self.max_chars(c.name)))
+                for c in self.group(group)
+                if c.read
+            )
+            self._readers_by_group[group] = readers
+            return readers
 
     def max_chars(self, name: str) -> int:
         """How many characters column ``name`` holds: its model field's ``max_length``, else the cap."""

@@ -27,6 +27,9 @@ from catalogue.loader.fields import (
     clean_text,
     dates,
     make_stamp,
+    memo_entry_slug,
+    memo_name_slug,
+    memo_parse_repo,
     metrics_json,
     paper_key,
     text_list,
@@ -192,7 +195,7 @@ def _place(s: Fields) -> Place:
     repo = s.str("repo")
     repo_ref = None
     if repo:
-        repo_ref = identities.parse_repo(repo)
+        repo_ref = memo_parse_repo(repo)
         if repo_ref is None:
             s.leave_out("repo", f"expected owner/name or a repository URL, got {repo[:80]!r}")
     sha = s.str("code_sha256_prefix", required=True)
@@ -262,7 +265,7 @@ def add_repo_link(out: Parsed, fields: Fields, key: str, table: schema.Table, pk
     repo_url = fields.url(key, required=True)
     if not repo_url.strip():
         fields.fail(key, "is empty: it names no repository")
-    ref = identities.parse_repo(repo_url)
+    ref = memo_parse_repo(repo_url)
     if ref is None:
         fields.fail(key, f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
     add_repo(out, ref, stamp, fields.obj("reach"))
@@ -519,7 +522,7 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
                     slug=mslug,
                     derived_slug=mslug,
                     name=name,
-                    name_key=identities.name_slug(name),
+                    name_key=memo_name_slug(name),
                     full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
                     stamp=name_rank(name, mslug) + stamp,
                     detailed=False,
@@ -549,18 +552,18 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
                 pkey=pkey,
                 stamp=stamp,
                 name=name,
-                derived_slug=identities.name_slug(name),
+                derived_slug=memo_name_slug(name),
             )
 
 
 def add_dataset_name(out: Parsed, name: str, stamp: str, parent: str | None = None) -> str:
     """A dataset as a leaderboard or paper names it (by name: the merge finds its slug)."""
-    derived = identities.name_slug(name)
+    derived = memo_name_slug(name)
     out.add(
         "dataset",
         derived_slug=derived,
         name=name,
-        name_key=identities.name_slug(name),
+        name_key=memo_name_slug(name),
         stamp="0|" + stamp,
         detailed=False,
         parent_name=parent,
@@ -629,7 +632,7 @@ def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
             out.add(
                 "entry",
                 name=entry,
-                slug=identities.entry_slug(entry),
+                slug=memo_entry_slug(entry),
                 claim=None,
                 stamp="0|" + stamp,
                 doc_url=None,
