@@ -140,28 +140,30 @@ def dataset_detail(request, slug: str):
 @cached_page(reads=KEYSET, json=lambda request, slug: api_url("evaluations", dataset=slug))
 def dataset_leaderboards(request, slug: str):
     dataset = get_object_or_404(Dataset, slug=slug)
-    page = browse.boards_page(
-        dataset.leaderboards, after=param(request, "after"), before=param(request, "before")
-    )
     meta = Meta(
         title=f"Leaderboards on {dataset.name}",
         description=f"Every leaderboard on the dataset {dataset.name}, most results first.",
     )
-    return _page(request, "catalogue/board_list.html", meta, page=page, dataset=dataset)
+    return _board_list(request, dataset, meta, dataset=dataset)
 
 
 @require_safe
 @cached_page(reads=KEYSET, json=lambda request, slug: api_url("evaluations", task=slug))
 def task_leaderboards(request, slug: str):
     task = get_object_or_404(Task, slug=slug)
-    page = browse.boards_page(
-        task.leaderboards, after=param(request, "after"), before=param(request, "before")
-    )
     meta = Meta(
         title=f"Leaderboards of {task.name}",
         description=f"Every leaderboard of the task {task.name}, most results first.",
     )
-    return _page(request, "catalogue/board_list.html", meta, page=page, task=task)
+    return _board_list(request, task, meta, task=task)
+
+
+def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
+    """All of a task's or a dataset's leaderboards, most results first, a keyset page at a time."""
+    page = browse.boards_page(
+        owner.leaderboards, after=param(request, "after"), before=param(request, "before")
+    )
+    return _page(request, "catalogue/board_list.html", meta, page=page, **context)
 
 
 @require_safe
