@@ -83,6 +83,7 @@ def step(label: str, result: Measure) -> dict:
         "wall_s": round(result.wall_s, 2),
         "peak_rss_mb": round(result.peak_rss_mb, 1),
         "ok": result.ok,
+        "load_average": round(os.getloadavg()[0], 2),  # 1 minute, as the step ended
         "tail": result.output.strip().splitlines()[-3:] if result.output.strip() else [],
     }
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -39,18 +40,19 @@ RAW_TARGET = 3.0
 RSS_TARGET_MB = 500
 
 
-def ensure_dumps(papers: int, seed: int) -> Path:
+def ensure_dumps(papers: int, seed: int, forms: list[str]) -> Path:
     folder = OUT / "archive" / f"papers-{papers}-seed-{seed}"
-    if not (folder / "manifest-parquet.txt").exists() or not (folder / "manifest-json.txt").exists():
+    missing = [form for form in forms if not (folder / f"manifest-{form}.txt").exists()]
+    if missing:
         subprocess.run(
             [PYTHON, str(BENCH / "generate_archive.py"), "--papers", str(papers), "--seed", str(seed),
-             "--format", "both"],
+             "--format", missing[0] if len(missing) == 1 else "both"],
             check=True,
         )  # fmt: skip
     return folder
 
 
-def run_steps(form_dir: Path, backend: str, admin_url: str | None) -> list[dict]:
+def run_steps(form_dir: Path, backend: str, admin_url: str | None, keep: Path | None = None) -> list[dict]:
     out = []
     with tempfile.TemporaryDirectory(prefix="dumps-bench-") as work:
         for label, cmd, db in _steps(form_dir, backend, admin_url, Path(work)):
@@ -60,6 +62,7 @@ def run_steps(form_dir: Path, backend: str, admin_url: str | None) -> list[dict]
                 "wall_s": round(result.wall_s, 2),
                 "peak_rss_mb": round(result.peak_rss_mb, 1),
                 "ok": result.ok,
+                "load_average": round(os.getloadavg()[0], 2),  # 1 minute, as the step ended
             }
             if not result.ok:
                 row["tail"] = result.output.strip().splitlines()[-5:]
@@ -73,6 +76,11 @@ def run_steps(form_dir: Path, backend: str, admin_url: str | None) -> list[dict]
                 flush=True,
             )
             out.append(row)
+        if keep and backend == "sqlite" and (Path(work) / "ours.sqlite3").exists():
+            # the loaded catalogue, for serving at this size (bench/pages_bench.py --db)
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            with sqlite3.connect(Path(work) / "ours.sqlite3") as source, sqlite3.connect(keep) as target:
+                source.backup(target)
     if backend == "postgres":
         for name in ("dumps_raw", "dumps_ours"):
             drop(admin_url, name)
@@ -118,13 +126,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--forms", nargs="+", default=["json", "parquet"])
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgres"])
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument(
+        "--keep-sqlite", type=Path, metavar="FILE", help="copy the last SQLite catalogue we loaded to FILE"
+    )
     args = parser.parse_args(argv)
-    folder = ensure_dumps(args.papers, args.seed)
+    folder = ensure_dumps(args.papers, args.seed, args.forms)
     report = {"papers": args.papers, "seed": args.seed, "machine": machine(), "results": {}}
     with cluster_url() as admin_url:
         for backend in args.backends:
             for form in args.forms:
-                runs = [run_steps(folder / form, backend, admin_url) for _ in range(args.runs)]
+                runs = [
+                    run_steps(folder / form, backend, admin_url, args.keep_sqlite) for _ in range(args.runs)
+                ]
                 report["results"][f"{backend}/{form}"] = summarise(runs)
     lines = [
         f"Archive dumps: {args.papers:,} papers (bench/generate_archive.py, seed {args.seed}), "
@@ -138,7 +151,10 @@ def main(argv: list[str] | None = None) -> None:
         ours = steps.get("ours", {}).get("median_wall_s")
         for step, s in steps.items():
             ratio = f"{ours / s['median_wall_s']:.1f}×" if ours and s["median_wall_s"] else "–"
-            listed = ", ".join(f"{r['wall_s']:.1f}{'' if r['ok'] else ' FAILED'}" for r in s["runs"])
+            listed = ", ".join(
+                f"{r['wall_s']:.1f}{'' if r['ok'] else ' FAILED'} (load {r.get('load_average', '?')})"
+                for r in s["runs"]
+            )
             lines.append(f"| {backend} | {form} | {step} | {s['median_wall_s']:.1f} | "
                          f"{s['median_peak_rss_mb']:.0f} | {ratio} | {listed} |")  # fmt: skip
     text = "\n".join(lines)

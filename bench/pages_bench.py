@@ -28,6 +28,7 @@ import re
 import shutil
 import signal
 import sqlite3
+import statistics
 import subprocess
 import sys
 import time
@@ -38,7 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 VENV = ROOT / ".venv" / "bin"
 DATASETTE_VENV = OUT / "venv-datasette"  # under bench/out/: git-ignored
-OUR_PORT, DATASETTE_PORT = 8811, 8812
+# PAGES_BENCH_PORT moves both, for two runs on one machine (their figures then share the cores)
+OUR_PORT = int(os.environ.get("PAGES_BENCH_PORT", "8811"))
+DATASETTE_PORT = OUR_PORT + 1
 SEARCH_WORDS = "language pretraining"
 
 
@@ -126,11 +129,13 @@ def pick_targets(db: Path) -> dict[str, str]:
         "api_paper": f"/api/v1/papers/{slug}/",
         "api_samples": f"/api/v1/samples/?status=unverified&code_entry={entry_slug}",
         "api_search": f"/api/v1/search/?q={q}",
+        "api_board": f"/api/v1/evaluations/{board_slug}/results/",
         "datasette_api_paper": f"/datasette/catalogue_paper/{paper_id}.json",
         "datasette_api_samples": (
             f"/datasette/catalogue_sample.json?status=unverified&entry_id={entry_id}&_size=50"
         ),
         "datasette_api_search": f"/datasette/catalogue_paper.json?_search={q}&_size=50",
+        "datasette_api_board": f"/datasette/catalogue_result.json?leaderboard_id={board_id}&_size=50",
     }
 
 
@@ -166,9 +171,10 @@ def warm(url: str, times: int = 20) -> None:
             response.read()
 
 
-def wrk(url: str, duration: int) -> dict:
+def wrk(url: str, duration: int, connections: int = 16) -> dict:
+    threads = min(2, connections)  # wrk wants a connection per thread at least
     out = subprocess.run(
-        ["wrk", "-t2", "-c16", f"-d{duration}s", "--timeout", "10s", "--latency", url],
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "10s", "--latency", url],
         check=True,
         capture_output=True,
         text=True,
@@ -206,7 +212,14 @@ def main() -> None:
         help="another checkout (with its .venv) to serve as 'before': uncached pages and their API "
         "equivalents, before and after, beside Datasette, --runs rounds (issue 16)",
     )
-    parser.add_argument("--runs", type=int, default=3, help="rounds for --compare")
+    parser.add_argument("--runs", type=int, default=3, help="rounds for --compare and --matrix")
+    parser.add_argument(
+        "--matrix",
+        action="store_true",
+        help="uncached and cached pages and their API equivalents, 16 connections and one, beside "
+        "Datasette and /healthz, --runs rounds (issue 16's side-by-side run; bench/side_by_side.sh)",
+    )
+    parser.add_argument("--connections", type=int, nargs="+", default=[16, 1], help="for --matrix")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install -y wrk")
@@ -215,8 +228,15 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     db = work / f"catalogue-{args.papers}.sqlite3"
     load(snapshot(args.papers), db, args.reuse)
+    if args.reuse:  # loaded elsewhere (bench/side_by_side.sh): served as load() leaves its own files
+        with sqlite3.connect(db) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("ANALYZE")
     targets = pick_targets(db)
     copy = datasette_copy(db)
+    if args.matrix:
+        matrix(args, targets, db, copy)
+        return
     if args.compare:
         compare(args, db, targets, copy)
         return
@@ -284,6 +304,7 @@ DATASETTE_PEER = {
     "api_paper": "datasette_api_paper",
     "api_samples": "datasette_api_samples",
     "api_search": "datasette_api_search",
+    "api_board": "datasette_api_board",
 }
 
 
@@ -299,6 +320,138 @@ def uncached_env(db: Path) -> dict:
         "API_THROTTLE_ANON": "off",
         "REQUEST_LOG_LEVEL": "WARNING",  # no per-request log line: Datasette writes none either
     }
+
+
+# Issue 16's side-by-side run: each page and its API equivalent, uncached (page cache and figures
+# memo off) and cached (as deployed on the embedded default: both on, local memory), at 16
+# connections and at one, beside Datasette serving a copy of the same file and /healthz.
+MATRIX_PAGES = ("paper", "entry", "board", "search", "api_paper", "api_samples", "api_board", "api_search")
+MODES = {"uncached": {}, "cached": {"PAGE_CACHE_SECONDS": "60", "FIGURES_CACHE_SECONDS": "600"}}
+MODE_NOTES = {
+    "uncached": "page cache and figures memo off",
+    "cached": "page cache 60 s and figures memo on, local memory per worker",
+}
+
+
+def matrix(args, targets: dict, db: Path, copy: Path) -> None:
+    gunicorn = [
+        VENV / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{OUR_PORT}",
+        "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
+        "--log-level", "warning",
+    ]  # fmt: skip
+    datasette = [datasette_bin(), "serve", "-i", copy, "--port", str(DATASETTE_PORT)]
+    servers = [*MODES, "Datasette"]
+    rows = []
+    for round_no in range(1, args.runs + 1):
+        shift = (round_no - 1) % len(servers)  # who goes first turns round by round
+        for server in servers[shift:] + servers[:shift]:
+            if server == "Datasette":
+                proc, port, base = Server(datasette, DATASETTE_PORT), DATASETTE_PORT, f"/{copy.stem}"
+                paths = {
+                    page: targets[DATASETTE_PEER[page]].replace("/datasette", base) for page in MATRIX_PAGES
+                }
+                proc_ready = base
+            else:
+                proc = Server(gunicorn, OUR_PORT, env={**uncached_env(db), **MODES[server]})
+                port, paths, proc_ready = OUR_PORT, {"healthz": "/healthz", **targets}, "/healthz"
+                paths = {page: paths[page] for page in ("healthz", *MATRIX_PAGES)}
+            try:
+                proc.wait(proc_ready)
+                for page, path in paths.items():
+                    url = f"http://127.0.0.1:{port}{path}"
+                    warm(url)
+                    for connections in args.connections:
+                        result = wrk(url, args.duration, connections)
+                        rows.append(
+                            {
+                                "round": round_no,
+                                "server": server,
+                                "page": page,
+                                "connections": connections,
+                                "load_average": round(os.getloadavg()[0], 2),
+                                **result,
+                            }
+                        )
+                        print(
+                            f"round {round_no} {server} {page} c{connections}: {result['rps']:.0f} req/s "
+                            f"p50 {result['p50_ms']:.1f} ms",
+                            file=sys.stderr,
+                            flush=True,
+                        )
+            finally:
+                proc.stop()
+    matrix_report(rows, targets, args)
+
+
+def matrix_report(rows: list[dict], targets: dict, args) -> None:
+    def cell(server, page, connections, key="rps"):
+        return [
+            r[key]
+            for r in sorted(rows, key=lambda r: r["round"])
+            if (r["server"], r["page"], r["connections"]) == (server, page, connections)
+        ]
+
+    def median(values):
+        return statistics.median(values) if values else 0.0
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if b else "—"
+
+    def listed(values, digits=0):
+        return ", ".join(f"{v:,.{digits}f}" for v in values)
+
+    lines = []
+    for mode in MODES:
+        lines += [
+            f"**{mode}** ({MODE_NOTES[mode]})",
+            "",
+            "| page | conns | ours req/s (runs) | Datasette req/s (runs) | ours ÷ Datasette "
+            "| ours ÷ /healthz | p50 ms ours / Datasette | p99 ms ours / Datasette | non-2xx, timeouts |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for connections in args.connections:
+            healthz = cell(mode, "healthz", connections)
+            lines.append(
+                f"| /healthz | {connections} | {median(healthz):,.0f} ({listed(healthz)}) | | | "
+                f"| {median(cell(mode, 'healthz', connections, 'p50_ms')):.2f} | "
+                f"{median(cell(mode, 'healthz', connections, 'p99_ms')):.2f} | |"
+            )
+            for page in MATRIX_PAGES:
+                ours, peer = cell(mode, page, connections), cell("Datasette", page, connections)
+                bad = sum(cell(mode, page, connections, "non_2xx")) + sum(
+                    cell(mode, page, connections, "timeouts")
+                )
+                lines.append(
+                    f"| {page} | {connections} | {median(ours):,.0f} ({listed(ours)}) "
+                    f"| {median(peer):,.0f} ({listed(peer)}) | {ratio(median(ours), median(peer))} "
+                    f"| {ratio(median(ours), median(healthz))} "
+                    f"| {median(cell(mode, page, connections, 'p50_ms')):.1f} / "
+                    f"{median(cell('Datasette', page, connections, 'p50_ms')):.1f} "
+                    f"| {median(cell(mode, page, connections, 'p99_ms')):.1f} / "
+                    f"{median(cell('Datasette', page, connections, 'p99_ms')):.1f} | {bad} |"
+                )
+        lines.append("")
+    loads = [r["load_average"] for r in rows]
+    notes = [
+        *(
+            f"- {page}: ours `{targets[page]}`, Datasette `{targets[DATASETTE_PEER[page]]}`"
+            for page in MATRIX_PAGES
+        ),
+        f"- {targets['paper_note']}; {targets['entry_note']}; {targets['board_note']}",
+        f"- gunicorn: {args.workers} workers × {args.threads} threads (gthread), CONN_MAX_AGE=600, "
+        "throttling and the request log off; Datasette: one process (`datasette serve -i`), its defaults, "
+        "an FTS5 table over paper titles and abstracts",
+        f"- wrk: 2 threads and 16 connections, or 1 and 1, {args.duration} s per URL after 20 warming "
+        f"requests; {args.runs} rounds, the three servers taking turns to go first; medians",
+        f"- load average (1 min) at the end of each wrk run: {min(loads):.2f}–{max(loads):.2f}, median "
+        f"{median(loads):.2f}; {platform.platform()}, {os.cpu_count()} CPUs, wrk on the same machine",
+    ]
+    text = "\n".join([*lines, *notes]) + "\n"
+    print(text)
+    (OUT / f"pages-matrix-{args.papers}.md").write_text(text)
+    (OUT / f"pages-matrix-{args.papers}.json").write_text(
+        json.dumps({"rows": rows, "targets": targets}, indent=2)
+    )
 
 
 def compare(args, db: Path, targets: dict, copy: Path) -> None:
