@@ -16,7 +16,8 @@
 #      from (timed, peak RSS)                                      -> bench/out/pages/load-*.txt
 # pages: wrk (-t2 -c16 -d10s, and one connection) on the uncached and the cached paper,
 #   code-entry, leaderboard and search pages and their API equivalents, Datasette serving a copy
-#   of the same file, and /healthz, 3 rounds, at 20,000 and 500,000 papers
+#   of the same file, /healthz and /about (a page with no database: the template floor), 3 rounds,
+#   at 20,000 and 500,000 papers
 #                                                                  -> bench/out/pages-matrix-*.md
 # The machine's load average is written beside every figure: these 2 cores are shared.
 set -euo pipefail
