@@ -243,3 +243,22 @@ def test_a_paper_s_detail_and_children_make_no_author_or_slug_objects(api, loade
             .order_by("position")
             .values_list("name", flat=True)
         )
+
+
+@pytest.mark.parametrize("url", [f"{V1}/papers/{GPIPE}/", f"{V1}/samples/?items_per_page=5"])
+def test_plain_rows_copy_their_declared_fields_once_per_process_not_per_request(
+    api, loaded_seeds, settings, monkeypatch, url
+):
+    from catalogue.api import serializers
+
+    settings.PAGE_CACHE_SECONDS = 0
+    assert api.get(url).status_code == 200  # the plans are made (once per class)
+    copied = []
+    get_fields = serializers.serializers.Serializer.get_fields
+    monkeypatch.setattr(
+        serializers.serializers.Serializer,
+        "get_fields",
+        lambda self: copied.append(type(self).__name__) or get_fields(self),
+    )
+    assert api.get(url).status_code == 200
+    assert copied == []
