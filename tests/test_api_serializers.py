@@ -243,3 +243,167 @@ def test_a_paper_s_detail_and_children_make_no_author_or_slug_objects(api, loade
             .order_by("position")
             .values_list("name", flat=True)
         )
+
+
+# --- a paper's detail: one query of plain rows, and what DRF's own serializer says of the model ----
+
+
+def _detail_as_drf_made_it(paper, request, monkeypatch) -> bytes:
+    """The detail as it was made before it was read in one query: DRF's own serializer path (no
+    plan) over the Paper model, with the context the view read in four ORM queries."""
+    from rest_framework.renderers import JSONRenderer
+
+    from catalogue import figures
+    from catalogue.api import serializers
+
+    with monkeypatch.context() as patched:
+        patched.setattr(
+            serializers.PlainRows,
+            "to_representation",
+            lambda self, instance: serializers.serializers.Serializer.to_representation(self, instance),
+        )
+        context = {
+            "request": request,
+            "paper_figures": figures.paper_figures(paper),
+            "author_names": {paper.pk: [a.name for a in paper.authors.order_by("position")]},
+            "aliases": [s.slug for s in paper.slugs.order_by("slug") if s.slug != paper.slug],
+        }
+        data = serializers.PaperDetailSerializer(paper, context=context).data
+    return JSONRenderer().render(data)
+
+
+def _papers_with_and_without_every_optional_field():
+    """(name, paper, ids it is found under): every optional field absent, and each present."""
+    import datetime
+
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+    from tests.factories import make_paper, make_repo, make_sample
+
+    bare = make_paper(arxiv_id=None, slug="bare", title="", title_upstream="", month="")
+    inferred = make_paper(arxiv_id="2311.00042", slug="month-inferred")  # no date: month from the id
+    full = make_paper(
+        arxiv_id="1901.02345",
+        slug="full-paper",
+        title="Ünïcode “title” — 学习 ✓ 🙂",
+        date=datetime.date(2019, 1, 8),
+        month="2019-01",
+        proceeding="NeurIPS 2019",
+        abstract='An abstract with "quotes", \\backslashes\\, a tab\t, a line\nand 中文.',
+        url_abs="https://arxiv.org/abs/1901.02345",
+        url_pdf="https://arxiv.org/pdf/1901.02345",
+        title_source=m.TitleSource.choices[0][0],
+    )
+    names = ["Zoë Zed", "Ádám Äbel", "李雷", "Mia Park", *map(str, range(20))]
+    for position in [*range(1, len(names), 2), *range(0, len(names), 2)]:  # not written in order
+        m.Author.objects.create(paper=full, position=position, name=names[position])
+    m.Author.objects.create(paper=inferred, position=0, name="Only One")
+    for old in ("old-z-slug", "old-a-slug", "ältere-fassung"):
+        m.PaperSlug.objects.create(slug=old, paper=full, last_stamp="s")
+    repos = [make_repo(), make_repo()]
+    for n, (repo, kind, status, inline_ok) in enumerate(
+        [
+            (repos[0], m.RepoKind.OFFICIAL, m.Status.RAN, True),
+            (repos[0], m.RepoKind.OFFICIAL, m.Status.RAN_HONOURS, False),
+            (repos[1], m.RepoKind.COMMUNITY, m.Status.UNVERIFIED, True),
+            (None, None, m.Status.RAN_VIOLATES, False),
+        ]
+    ):
+        make_sample(paper=full, repo=repo, repo_kind=kind, status=status, inline_ok=inline_ok,
+                    path=f"src/f{n}.py" if repo else "", behaviour_fingerprint=n % 2 == 0)  # fmt: skip
+    no_repos = make_paper(slug="places-without-repositories")
+    make_sample(paper=no_repos, repo=None, path="", status=m.Status.RAN)
+    curator = get_user_model().objects.create(username="curator")
+    corrected = make_paper(slug="corrected-title", arxiv_id="2002.00001")
+    curation.correct_title(corrected, "Fixed ünïcode", user=curator, reason="typo", expected_version=None)
+    return [
+        ("bare", bare, ["bare"]),
+        ("month inferred", inferred, ["month-inferred", "2311.00042", "2311.00042v3", "arxiv-2311-00042"]),
+        ("full", full, ["full-paper", "1901.02345", "old-z-slug", "ältere-fassung", "arxiv-1901-02345"]),
+        ("places without repositories", no_repos, [no_repos.slug]),
+        ("corrected title", corrected, ["corrected-title", "2002.00001"]),
+    ]
+
+
+def test_a_paper_s_detail_is_byte_for_byte_what_drf_made_of_the_model(api, db, settings, monkeypatch):
+    settings.PAGE_CACHE_SECONDS = 0
+    for name, paper, ids_ in _papers_with_and_without_every_optional_field():
+        paper.refresh_from_db()
+        for paper_id in ids_:
+            response = api.get(f"{V1}/papers/{paper_id}/")
+            assert response.status_code == 200, (name, paper_id, response.content[:300])
+            expected = _detail_as_drf_made_it(paper, response.wsgi_request, monkeypatch)
+            assert response.content == expected, (name, paper_id)
+    full = json.loads(api.get(f"{V1}/papers/full-paper/").content)
+    assert full["authors"][:3] == ["Zoë Zed", "Ádám Äbel", "李雷"]
+    assert len(full["authors"]) == 24
+    assert full["aliases"] == ["old-a-slug", "old-z-slug", "ältere-fassung"]
+    assert full["figures"]["samples"]["n_places"] == 4
+    assert json.loads(api.get(f"{V1}/papers/bare/").content)["authors"] == []
+
+
+def test_a_paper_s_detail_answers_as_before_for_an_id_two_papers_could_claim(api, db, settings):
+    """The same precedence as ``queries.paper``: the arXiv id, the slug, an old slug, then the
+    arXiv id a slug gives; and the same 404."""
+    from tests.factories import make_paper
+
+    settings.PAGE_CACHE_SECONDS = 0
+    by_slug = make_paper(slug="contested")
+    by_old_slug = make_paper(slug="renamed")
+    m.PaperSlug.objects.create(slug="was-contested", paper=by_old_slug, last_stamp="s")
+    by_arxiv = make_paper(arxiv_id="1811.06965", slug="the-arxiv-one")
+    m.PaperSlug.objects.create(slug="arxiv-1811-06965", paper=by_slug, last_stamp="s")
+    assert get(api, f"{V1}/papers/contested/")["id"] == by_slug.slug
+    assert get(api, f"{V1}/papers/was-contested/")["id"] == by_old_slug.slug
+    assert get(api, f"{V1}/papers/1811.06965v2/")["id"] == by_arxiv.slug
+    # an old slug comes before the arXiv id the slug spells
+    assert get(api, f"{V1}/papers/arxiv-1811-06965/")["id"] == by_slug.slug
+    response = api.get(f"{V1}/papers/no-such-paper/")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "No paper at /paper/no-such-paper"}
+
+
+def test_a_paper_s_detail_is_one_query(api, loaded_seeds, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.PAGE_CACHE_SECONDS = 0
+    for paper_id in (GPIPE, "1811.06965", "arxiv-1811-06965"):
+        with CaptureQueriesContext(connection) as queries:
+            response = api.get(f"{V1}/papers/{paper_id}/")
+        assert response.status_code == 200
+        assert len(queries) == 1, [q["sql"] for q in queries]
+    with CaptureQueriesContext(connection) as queries:
+        assert api.get(f"{V1}/papers/no-such-paper/").status_code == 404
+    assert len(queries) == 1
+    # a corrected title: and the correction's own row (when, why, by whom)
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+
+    curator = get_user_model().objects.create(username="curator")
+    paper = m.Paper.objects.get(slug=GPIPE)
+    curation.correct_title(paper, "GPipe, corrected", user=curator, reason="typo", expected_version=None)
+    with CaptureQueriesContext(connection) as queries:
+        assert get(api, f"{V1}/papers/{GPIPE}/")["corrected"]["title"]["snapshot"] == paper.title_upstream
+    assert len(queries) == 2, [q["sql"] for q in queries]
+
+
+@pytest.mark.parametrize("url", [f"{V1}/papers/{GPIPE}/", f"{V1}/samples/?items_per_page=5"])
+def test_plain_rows_copy_their_declared_fields_once_per_process_not_per_request(
+    api, loaded_seeds, settings, monkeypatch, url
+):
+    from catalogue.api import serializers
+
+    settings.PAGE_CACHE_SECONDS = 0
+    assert api.get(url).status_code == 200  # the plans are made (once per class)
+    copied = []
+    get_fields = serializers.serializers.Serializer.get_fields
+    monkeypatch.setattr(
+        serializers.serializers.Serializer,
+        "get_fields",
+        lambda self: copied.append(type(self).__name__) or get_fields(self),
+    )
+    assert api.get(url).status_code == 200
+    assert copied == []

@@ -5,9 +5,13 @@ queries whatever its size (serializers never query). Orders end on a unique colu
 never overlap.
 """
 
+import json
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
 from itertools import chain
 
-from django.db import models
+from django.db import connections, models, router
 from django.db.models import (
     Case,
     Exists,
@@ -21,7 +25,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from catalogue import identities
+from catalogue import figures, identities
 from catalogue.models import (
     Area,
     Author,
@@ -32,7 +36,6 @@ from catalogue.models import (
     Leaderboard,
     Method,
     Paper,
-    PaperSlug,
     Repo,
     Result,
     Sample,
@@ -70,13 +73,92 @@ def paper(paper_id: str) -> Paper:
     paper = Paper.objects.filter(arxiv_id=arxiv_id).first() if arxiv_id else None
     if paper is None:
         paper, _current = paper_by_address(paper_id)
-    return paper  # its authors and old slugs: author_names_of and aliases_of, where shown
+    return paper  # a list's authors: author_names_of; the detail reads its own with it (paper_detail)
 
 
-def aliases_of(paper: Paper) -> list[str]:
-    """Every other slug the paper is found under, in order: one query of names."""
-    slugs = PaperSlug.objects.filter(paper=paper).exclude(slug=paper.slug).order_by("slug")
-    return list(slugs.values_list("slug", flat=True))
+@dataclass
+class PaperRow:
+    """What a paper's detail reads of it (as ``PaperDetailSerializer`` names the fields), its
+    authors' names and other slugs, and its places as ``figures.paper_figures_of`` reads them."""
+
+    pk: int
+    slug: str
+    arxiv_id: str | None
+    url_abs: str
+    url_pdf: str
+    title: str
+    abstract: str
+    date: date | None
+    proceeding: str
+    title_source: str | None
+    month: str
+    title_corrected: bool
+    title_upstream: str
+    authors: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    places: list[dict] = field(default_factory=list)
+
+    month_is_inferred = property(Paper.month_is_inferred.fget)  # the model's own rule
+
+
+_ROW_FIELDS = [f for f in PaperRow.__dataclass_fields__ if f not in ("pk", "authors", "aliases", "places")]
+_PLACE_FIELDS = (*figures.PLACE_FIELDS, "repo_kind")
+
+
+@cache
+def _detail_sql(vendor: str) -> str:
+    """One statement: the paper any id names (the precedence of :func:`paper`: its arXiv id,
+    its slug, an old slug, the arXiv id a slug gives), its columns, and as JSON arrays its
+    authors' names in order, its other slugs in order and its places' figure fields."""
+    columns = ", ".join(f"p.{Paper._meta.get_field(name).column}" for name in _ROW_FIELDS)
+    place = ", ".join(f"x.{Sample._meta.get_field(name).column}" for name in _PLACE_FIELDS)
+    authors = "FROM catalogue_author a WHERE a.paper_id = p.id"
+    aliases = "FROM catalogue_paperslug s WHERE s.paper_id = p.id AND s.slug <> p.slug"
+    places = "FROM catalogue_sample x WHERE x.paper_id = p.id"
+    if vendor == "postgresql":
+        lists = (
+            f"(SELECT COALESCE(json_agg(a.name ORDER BY a.position), '[]') {authors}), "
+            f"(SELECT COALESCE(json_agg(s.slug ORDER BY s.slug), '[]') {aliases}), "
+            f"(SELECT COALESCE(json_agg(json_build_array({place})), '[]') {places})"
+        )
+    else:  # SQLite's json_group_array keeps its subquery's order
+        lists = (
+            f"(SELECT json_group_array(name) FROM (SELECT a.name {authors} ORDER BY a.position)), "
+            f"(SELECT json_group_array(slug) FROM (SELECT s.slug {aliases} ORDER BY s.slug)), "
+            f"(SELECT json_group_array(json_array({place})) {places})"
+        )
+    found = (
+        "SELECT f.id FROM ("
+        "SELECT id, 0 AS k FROM catalogue_paper WHERE arxiv_id = %s "
+        "UNION ALL SELECT id, 1 FROM catalogue_paper WHERE slug = %s "
+        "UNION ALL SELECT paper_id, 2 FROM catalogue_paperslug WHERE slug = %s "
+        "UNION ALL SELECT id, 3 FROM catalogue_paper WHERE arxiv_id = %s"
+        ") f ORDER BY f.k LIMIT 1"
+    )
+    return f"SELECT p.id, {columns}, {lists} FROM catalogue_paper p WHERE p.id = ({found})"
+
+
+def _json(value):
+    return json.loads(value) if isinstance(value, str) else value  # SQLite: text; psycopg: decoded
+
+
+def paper_detail(paper_id: str) -> PaperRow:
+    """:func:`paper`, with its authors, aliases and places, in one query and no model instance."""
+    connection = connections[router.db_for_read(Paper)]
+    arxiv_id = identities.normalize_arxiv_id(paper_id)
+    from_slug = identities.arxiv_id_from_slug(paper_id) or arxiv_id
+    with connection.cursor() as cursor:
+        cursor.execute(_detail_sql(connection.vendor), [arxiv_id, paper_id, paper_id, from_slug])
+        found = cursor.fetchone()
+    if found is None:
+        raise Http404(f"No paper at /paper/{paper_id}")  # as paper_by_address says it
+    pk, *values, authors, aliases, places = found
+    row = PaperRow(pk, *values, _json(authors), _json(aliases))
+    if isinstance(row.date, str):  # SQLite's raw cursor: no converters
+        row.date = date.fromisoformat(row.date)
+    row.title_corrected = bool(row.title_corrected)
+    row.places = [dict(zip(_PLACE_FIELDS, place, strict=True)) for place in _json(places)]
+    return row
 
 
 def author_names() -> QuerySet:
