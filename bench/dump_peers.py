@@ -4,11 +4,13 @@
     .venv/bin/python bench/dump_peers.py rows DIR             # … and turn each into staged rows
     .venv/bin/python bench/dump_peers.py pg-copy DIR URL      # … and COPY them into plain tables
     .venv/bin/python bench/dump_peers.py sqlite-raw DIR PATH  # … or executemany them into SQLite
+    .venv/bin/python bench/dump_peers.py sqlite-utils DIR PATH  # … or insert_all them (the Datasette way)
 
 ``records`` is parsing alone; ``rows`` is parsing and our own checks (``catalogue.loader.archive``)
 with no database; the two writers are the raw limit: the same rows into tables with the same
-columns and no key, index or constraint, in one transaction, no merge. Each prints one JSON line
-of counts last.
+columns and no key, index or constraint, in one transaction, no merge. ``sqlite-utils`` is what a
+Datasette user would write the same rows with: ``insert_all`` of dicts per table, tables and types
+inferred, its own batches and commits. Each prints one JSON line of counts last.
 """
 
 import json
@@ -16,6 +18,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+from enum import Enum
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,10 +103,39 @@ def sqlite_raw(folder: str, path: str) -> dict:
     return counts
 
 
+def sqlite_utils_insert(folder: str, path: str) -> dict:
+    from sqlite_utils import Database
+
+    from catalogue.loader.schema import TABLES
+    from catalogue.loader.staging import as_tuples
+
+    db = Database(path)
+
+    def plain(value):  # sqlite-utils infers column types from Python types: no enum subclasses
+        return value.value if isinstance(value, Enum) else value
+
+    def write(table, items):
+        names = TABLES[table].names
+        db[f"raw_{table}"].insert_all(
+            {name: plain(v) for name, v in zip(names, row, strict=True)}
+            for row in as_tuples({table: items}, "sqlite")[table]
+        )
+
+    counts = rows(folder, write)
+    db.close()
+    return counts
+
+
 def main() -> None:
     _django()
     verb, folder, *rest = sys.argv[1:]
-    work = {"records": records, "rows": rows, "pg-copy": pg_copy, "sqlite-raw": sqlite_raw}[verb]
+    work = {
+        "records": records,
+        "rows": rows,
+        "pg-copy": pg_copy,
+        "sqlite-raw": sqlite_raw,
+        "sqlite-utils": sqlite_utils_insert,
+    }[verb]
     print(json.dumps(work(folder, *rest)))
 
 

@@ -10,6 +10,7 @@ tree (load_bench.measure), on a fresh database each run:
 * records: read every record (ijson / pyarrow), nothing else;
 * rows: read and check every record into the loader's staged rows, no database (the floor);
 * raw: those rows into plain tables, no key, index or merge (``COPY`` / ``executemany``): the limit;
+* sqlite-utils (SQLite): those rows through sqlite-utils' ``insert_all``, as a Datasette user would;
 * ours: ``manage.py load_snapshot DIR`` (after an untimed ``migrate``);
 * reload: the same again into the same database (every dump is known by its checksum).
 
@@ -93,6 +94,7 @@ def _steps(form_dir: Path, backend: str, admin_url: str | None, work: Path):
         yield "records", [PYTHON, peers, "records", str(form_dir)], {}
         yield "rows", [PYTHON, peers, "rows", str(form_dir)], {}
         yield "raw", [PYTHON, peers, "sqlite-raw", str(form_dir), str(work / "raw.sqlite3")], {}
+        yield "sqlite-utils", [PYTHON, peers, "sqlite-utils", str(form_dir), str(work / "utils.sqlite3")], {}
         ours = {"DATABASE_URL": f"sqlite:///{work / 'ours.sqlite3'}"}
     else:
         yield "raw", [PYTHON, peers, "pg-copy", str(form_dir), database(admin_url, "dumps_raw")], {}
