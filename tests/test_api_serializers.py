@@ -362,6 +362,17 @@ def test_a_paper_s_detail_answers_as_before_for_an_id_two_papers_could_claim(api
     response = api.get(f"{V1}/papers/no-such-paper/")
     assert response.status_code == 404
     assert response.json() == {"detail": "No paper at /paper/no-such-paper"}
+    # the paper's lists (repositories, tasks, results…) find it by the same rule, and 404 alike
+    from catalogue.api import queries as api_queries
+
+    for paper_id, paper in [
+        ("contested", by_slug),
+        ("was-contested", by_old_slug),
+        ("1811.06965v2", by_arxiv),
+        ("arxiv-1811-06965", by_slug),
+    ]:
+        assert api_queries.paper(paper_id).pk == paper.pk
+    assert api.get(f"{V1}/papers/no-such-paper/repositories/").json() == response.json()
 
 
 def test_a_paper_s_detail_is_one_query(api, loaded_seeds, settings):

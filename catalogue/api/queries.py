@@ -41,7 +41,6 @@ from catalogue.models import (
     Sample,
     Task,
 )
-from catalogue.queries import paper_by_address
 
 
 def _authors_in_order() -> Prefetch:
@@ -64,16 +63,36 @@ def author_names_of(papers) -> dict[int, list[str]]:
     return names
 
 
-def paper(paper_id: str) -> Paper:
-    """A paper by any id the API accepts: its slug (current or old), ``arxiv-…`` or its arXiv id.
+# The id of the paper any id the API accepts names, in this order: its arXiv id (a version suffix,
+# ``1811.06965v2``, names the same paper), its slug, an old slug, the arXiv id an ``arxiv-…`` slug
+# spells. Parameters: _lookup_params. The one statement of the rule, for a paper and its detail.
+_PAPER_ID = (
+    "SELECT f.id FROM ("
+    "SELECT id, 0 AS k FROM catalogue_paper WHERE arxiv_id = %s "
+    "UNION ALL SELECT id, 1 FROM catalogue_paper WHERE slug = %s "
+    "UNION ALL SELECT paper_id, 2 FROM catalogue_paperslug WHERE slug = %s "
+    "UNION ALL SELECT id, 3 FROM catalogue_paper WHERE arxiv_id = %s"
+    ") f ORDER BY f.k LIMIT 1"
+)
 
-    An arXiv id with a version suffix (``1811.06965v2``) names the same paper.
-    """
+
+def _lookup_params(paper_id: str) -> list:
     arxiv_id = identities.normalize_arxiv_id(paper_id)
-    paper = Paper.objects.filter(arxiv_id=arxiv_id).first() if arxiv_id else None
-    if paper is None:
-        paper, _current = paper_by_address(paper_id)
-    return paper  # a list's authors: author_names_of; the detail reads its own with it (paper_detail)
+    return [arxiv_id, paper_id, paper_id, identities.arxiv_id_from_slug(paper_id) or arxiv_id]
+
+
+def _no_paper(paper_id: str) -> Http404:
+    return Http404(f"No paper at /paper/{paper_id}")  # as queries.paper_by_address says it
+
+
+def paper(paper_id: str) -> Paper:
+    """A paper by any id the API accepts (``_PAPER_ID``), in one query."""
+    found = list(
+        Paper.objects.raw(f"SELECT * FROM catalogue_paper WHERE id = ({_PAPER_ID})", _lookup_params(paper_id))
+    )
+    if not found:
+        raise _no_paper(paper_id)
+    return found[0]  # a list's authors: author_names_of; the detail reads its own with it (paper_detail)
 
 
 @dataclass
@@ -127,15 +146,7 @@ def _detail_sql(vendor: str) -> str:
             f"(SELECT json_group_array(slug) FROM (SELECT s.slug {aliases} ORDER BY s.slug)), "
             f"(SELECT json_group_array(json_array({place})) {places})"
         )
-    found = (
-        "SELECT f.id FROM ("
-        "SELECT id, 0 AS k FROM catalogue_paper WHERE arxiv_id = %s "
-        "UNION ALL SELECT id, 1 FROM catalogue_paper WHERE slug = %s "
-        "UNION ALL SELECT paper_id, 2 FROM catalogue_paperslug WHERE slug = %s "
-        "UNION ALL SELECT id, 3 FROM catalogue_paper WHERE arxiv_id = %s"
-        ") f ORDER BY f.k LIMIT 1"
-    )
-    return f"SELECT p.id, {columns}, {lists} FROM catalogue_paper p WHERE p.id = ({found})"
+    return f"SELECT p.id, {columns}, {lists} FROM catalogue_paper p WHERE p.id = ({_PAPER_ID})"
 
 
 def _json(value):
@@ -145,13 +156,11 @@ def _json(value):
 def paper_detail(paper_id: str) -> PaperRow:
     """:func:`paper`, with its authors, aliases and places, in one query and no model instance."""
     connection = connections[router.db_for_read(Paper)]
-    arxiv_id = identities.normalize_arxiv_id(paper_id)
-    from_slug = identities.arxiv_id_from_slug(paper_id) or arxiv_id
     with connection.cursor() as cursor:
-        cursor.execute(_detail_sql(connection.vendor), [arxiv_id, paper_id, paper_id, from_slug])
+        cursor.execute(_detail_sql(connection.vendor), _lookup_params(paper_id))
         found = cursor.fetchone()
     if found is None:
-        raise Http404(f"No paper at /paper/{paper_id}")  # as paper_by_address says it
+        raise _no_paper(paper_id)
     pk, *values, authors, aliases, places = found
     row = PaperRow(pk, *values, _json(authors), _json(aliases))
     if isinstance(row.date, str):  # SQLite's raw cursor: no converters
