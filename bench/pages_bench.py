@@ -1,21 +1,24 @@
 """Throughput and latency of the public pages, next to Datasette on the same data and /healthz.
 
-    .venv/bin/python bench/pages_bench.py [--papers 20000] [--duration 10] [--reuse]
+    .venv/bin/python bench/pages_bench.py [--papers 20000] [--runs 3] [--duration 10] [--reuse]
+    .venv/bin/python bench/pages_bench.py --compare TREE ...    # before (TREE) and after, uncached
 
 What it does, in one run:
 1. makes (or reuses) a synthetic snapshot with bench/generate.py, and loads it with
    ``manage.py load_snapshot`` into a fresh SQLite file (``--reuse`` keeps a loaded one);
 2. copies that file for Datasette and gives the copy an FTS table over paper titles and
    abstracts with ``sqlite-utils enable-fts`` (Datasette's table search needs its own);
-3. serves our site with gunicorn and the copy with Datasette (its own venv,
-   bench/out/venv-datasette, built here on first use: it is not a project dependency);
-4. runs wrk (2 threads, 16 connections, ``--duration`` seconds) against each URL in turn,
-   one server at a time, and writes bench/out/pages-<papers>.md and .json.
+3. serves our site with gunicorn, uncached (page cache and figures memo off) and cached (as
+   deployed), and the copy with Datasette (its own venv, bench/out/venv-datasette, built here on
+   first use: it is not a project dependency), the three taking turns to go first each round;
+4. runs wrk (2 threads and 16 connections, and 1 and 1, ``--duration`` seconds) against the
+   paper, code-entry, leaderboard and search pages and their API equivalents, /healthz and
+   /about, and writes bench/out/pages-matrix-<papers>.md and .json.
 
-The trivial view (/healthz, no database) is the ceiling of this stack; Datasette's row
-page and table search are what a reader would get from publishing the same SQLite file
-with the usual tool. Targets: every page at or above Datasette, at least half of
-/healthz, p99 under 50 ms.
+The trivial view (/healthz, no database) is the ceiling of this stack, /about (a page, no
+database) the floor of any HTML page; Datasette's row page, filtered tables and table search
+are what a reader would get from publishing the same SQLite file with the usual tool. Targets
+(issue 16): every page at or above Datasette, at least half of /healthz.
 """
 
 from __future__ import annotations
@@ -164,6 +167,15 @@ class Server:
         self.log.close()
 
 
+def gunicorn(args, tree: Path = ROOT) -> list:
+    """Our site under gunicorn as deployed (gthread workers), from ``tree``'s checkout and venv."""
+    return [
+        tree / ".venv" / "bin" / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{OUR_PORT}",
+        "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
+        "--log-level", "warning",
+    ]  # fmt: skip
+
+
 def warm(url: str, times: int = 20) -> None:
     """A few requests first, so that every worker has its connection (and cache) ready."""
     for _ in range(times):
@@ -212,14 +224,8 @@ def main() -> None:
         help="another checkout (with its .venv) to serve as 'before': uncached pages and their API "
         "equivalents, before and after, beside Datasette, --runs rounds (issue 16)",
     )
-    parser.add_argument("--runs", type=int, default=3, help="rounds for --compare and --matrix")
-    parser.add_argument(
-        "--matrix",
-        action="store_true",
-        help="uncached and cached pages and their API equivalents, 16 connections and one, beside "
-        "Datasette and /healthz, --runs rounds (issue 16's side-by-side run; bench/side_by_side.sh)",
-    )
-    parser.add_argument("--connections", type=int, nargs="+", default=[16, 1], help="for --matrix")
+    parser.add_argument("--runs", type=int, default=3, help="rounds")
+    parser.add_argument("--connections", type=int, nargs="+", default=[16, 1], help="wrk connections")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install -y wrk")
@@ -234,63 +240,10 @@ def main() -> None:
             conn.execute("ANALYZE")
     targets = pick_targets(db)
     copy = datasette_copy(db)
-    if args.matrix:
-        matrix(args, targets, db, copy)
-        return
     if args.compare:
         compare(args, db, targets, copy)
         return
-
-    gunicorn = [
-        VENV / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{OUR_PORT}",
-        "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
-        "--log-level", "warning",
-    ]  # fmt: skip
-    rows = []
-    # The site as deployed (pages cached against the data version), then with the cache
-    # off: what building each page costs.
-    for label, cache_seconds in (("ours, cached", "60"), ("ours, uncached", "0")):
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{db}",
-            "CONN_MAX_AGE": "600",
-            "DEBUG": "",
-            "PAGE_CACHE_SECONDS": cache_seconds,
-        }
-        ours = Server(gunicorn, OUR_PORT, env=env)
-        try:
-            ours.wait("/healthz")
-            pages = (
-                ("healthz", "paper", "entry", "search")
-                if cache_seconds != "0"
-                else ("paper", "entry", "search")
-            )
-            for name in pages:
-                url = f"http://127.0.0.1:{OUR_PORT}" + ("/healthz" if name == "healthz" else targets[name])
-                warm(url)
-                rows.append({"server": label, "page": name, **wrk(url, args.duration)})
-        finally:
-            ours.stop()
-
-    # -i: immutable, as a published file is; Datasette's defaults otherwise.
-    datasette = Server([datasette_bin(), "serve", "-i", copy, "--port", str(DATASETTE_PORT)], DATASETTE_PORT)
-    try:
-        base = f"/{copy.stem}"
-        datasette.wait(base)
-        for name, key in (("row page", "datasette_row"), ("table search", "datasette_search")):
-            path = targets[key].replace("/datasette", base)
-            warm(f"http://127.0.0.1:{DATASETTE_PORT}{path}")
-            rows.append(
-                {
-                    "server": "Datasette",
-                    "page": name,
-                    **wrk(f"http://127.0.0.1:{DATASETTE_PORT}{path}", args.duration),
-                }
-            )
-    finally:
-        datasette.stop()
-
-    report(rows, targets, args)
+    matrix(args, targets, db, copy)
 
 
 # Issue 16: uncached pages and their API equivalents, built by two checkouts of the site on the
@@ -337,11 +290,6 @@ MODE_NOTES = {
 
 
 def matrix(args, targets: dict, db: Path, copy: Path) -> None:
-    gunicorn = [
-        VENV / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{OUR_PORT}",
-        "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
-        "--log-level", "warning",
-    ]  # fmt: skip
     datasette = [datasette_bin(), "serve", "-i", copy, "--port", str(DATASETTE_PORT)]
     servers = [*MODES, "Datasette"]
     rows = []
@@ -355,7 +303,7 @@ def matrix(args, targets: dict, db: Path, copy: Path) -> None:
                 }
                 proc_ready = base
             else:
-                proc = Server(gunicorn, OUR_PORT, env={**uncached_env(db), **MODES[server]})
+                proc = Server(gunicorn(args), OUR_PORT, env={**uncached_env(db), **MODES[server]})
                 port, paths, proc_ready = OUR_PORT, {**CONTROLS, **targets}, "/healthz"
                 paths = {page: paths[page] for page in (*CONTROLS, *MATRIX_PAGES)}
             try:
@@ -467,12 +415,7 @@ def compare(args, db: Path, targets: dict, copy: Path) -> None:
         order = list(trees) if round_no % 2 else list(reversed(trees))  # alternate who goes first
         for label in order:
             tree = trees[label]
-            gunicorn = [
-                tree / ".venv" / "bin" / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{OUR_PORT}",
-                "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
-                "--log-level", "warning",
-            ]  # fmt: skip
-            server = Server(gunicorn, OUR_PORT, env=uncached_env(db), cwd=tree)
+            server = Server(gunicorn(args, tree), OUR_PORT, env=uncached_env(db), cwd=tree)
             try:
                 server.wait("/healthz")
                 for page in ("healthz", *COMPARED):
@@ -564,40 +507,6 @@ def compare_report(rows: list[dict], targets: dict, args) -> None:
     (OUT / f"pages-compare-{args.papers}.json").write_text(
         json.dumps({"rows": rows, "targets": targets}, indent=2)
     )
-
-
-def report(rows: list[dict], targets: dict, args) -> None:
-    def rps(server, page):
-        return next(r["rps"] for r in rows if r["server"] == server and r["page"] == page)
-
-    trivial = rps("ours, cached", "healthz")
-    peer = {"paper": "row page", "entry": "row page", "search": "table search"}
-    lines = [
-        "| server | page | req/s | p50 ms | p99 ms | vs Datasette | vs /healthz | non-2xx | timeouts |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        versus = ""
-        if r["server"].startswith("ours") and r["page"] in peer:
-            versus = f"{r['rps'] / rps('Datasette', peer[r['page']]):.2f}× {peer[r['page']]}"
-        lines.append(
-            f"| {r['server']} | {r['page']} | {r['rps']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} "
-            f"| {versus} | {r['rps'] / trivial:.2f} | {r['non_2xx']} | {r['timeouts']} |"
-        )
-    notes = [
-        f"- paper: {targets['paper_note']}",
-        f"- code entry: {targets['entry_note']}",
-        f"- search: `{targets['search']}` (papers, entries and repositories, facets over the best 1,000)",
-        f"- Datasette: `{targets['datasette_row']}` and `{targets['datasette_search']}`",
-        f"- gunicorn: {args.workers} workers × {args.threads} threads (gthread), CONN_MAX_AGE=600; "
-        "Datasette: one process (`datasette serve -i`), its defaults",
-        f"- wrk: 2 threads, 16 connections, {args.duration} s; machine: {platform.platform()}, "
-        f"{os.cpu_count()} CPUs (wrk runs on the same machine)",
-    ]
-    text = "\n".join([*lines, "", *notes]) + "\n"
-    print(text)
-    (OUT / f"pages-{args.papers}.md").write_text(text)
-    (OUT / f"pages-{args.papers}.json").write_text(json.dumps({"rows": rows, "targets": targets}, indent=2))
 
 
 if __name__ == "__main__":

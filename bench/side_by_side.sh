@@ -58,7 +58,7 @@ fi
 if [[ $what == pages || $what == all ]]; then
     for papers in 20000 500000; do
         [[ -e $OUT/pages-matrix-$papers.md ]] || { stamp "pages matrix $papers"; $PY bench/pages_bench.py \
-            --matrix --papers "$papers" --reuse --runs 3 --duration 10; }
+            --papers "$papers" --reuse --runs 3 --duration 10; }
     done
 fi
 stamp done
