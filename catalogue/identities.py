@@ -118,7 +118,7 @@ def is_code_host(host: str) -> bool:
     return host in CODE_HOSTS or host.startswith(("github.", "gitlab.", "git."))
 
 
-@functools.lru_cache(maxsize=65536)  # the same repositories recur across many samples
+@functools.lru_cache(maxsize=4096)  # a repository recurs across a paper's samples (loader.fields.MEMO_SIZE)
 def parse_repo(value: str) -> RepoRef | None:
     """A repository from ``owner/name`` or an http(s) URL, or None if it names none.
 
