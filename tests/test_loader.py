@@ -515,3 +515,25 @@ def test_a_json_field_holding_a_nul_anywhere_is_left_out_alike_on_both_databases
     source = m.SourceDocument.objects.get(url=doc["url"])
     assert source.about is None
     assert m.Paper.objects.get(arxiv_id=doc["arxiv_id"]).arxiv_metadata is None
+
+
+def test_scratch_tables_are_analysed_coarsely_and_the_session_keeps_its_target(db):
+    """A scratch table's statistics come from a small sample on PostgreSQL (its size is what the
+    merge's plans need); the catalogue tables analysed after it still get the session's target."""
+    from django.db import connection
+
+    from catalogue.loader.merge import sql
+
+    sql.execute(
+        "CREATE TEMPORARY TABLE scratch_probe AS WITH RECURSIVE c(n) AS "
+        "(SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 5000) SELECT n FROM c"
+    )
+    if connection.vendor == "postgresql":
+        target = sql.scalar("SHOW default_statistics_target")
+        sql.analyze_scratch("scratch_probe")
+        bounds = sql.scalar("SELECT histogram_bounds::text FROM pg_stats WHERE tablename = 'scratch_probe'")
+        assert bounds.count(",") + 1 == sql.SCRATCH_STATISTICS_TARGET + 1  # at the default: 101
+        assert sql.scalar("SHOW default_statistics_target") == target
+    else:
+        sql.analyze_scratch("scratch_probe")
+        assert sql.scalar("SELECT stat FROM temp.sqlite_stat1 WHERE tbl = 'scratch_probe'") == "5000"

@@ -11,6 +11,7 @@ import datetime as dt
 
 from django.db import DatabaseError, connection
 
+from catalogue.loader.merge.sql import analyze_scratch
 from catalogue.loader.schema import DATE, TABLES, TIMESTAMP
 
 _PG_TYPES = {"t": "text", "i": "bigint", "b": "boolean", "d": "date", "ts": "timestamptz", "j": "jsonb"}
@@ -93,8 +94,8 @@ class Staging:
             # Looked up row by row in the merge (resolving papers by any slug they had).
             cur.execute("CREATE INDEX stg_paper_pkey ON stg_paper (pkey)")
             cur.execute("CREATE INDEX stg_paper_slug ON stg_paper (slug)")
-            for name in TABLES:  # the merge's plans depend on the planner knowing these sizes
-                cur.execute(f"ANALYZE stg_{name}")
+        for name in TABLES:  # the merge's plans depend on the planner knowing these sizes
+            analyze_scratch(f"stg_{name}")
 
     def _flush(self, name):
         rows = self.buffers[name]

@@ -74,6 +74,25 @@ def analyze(table: str) -> None:
         execute(f"ANALYZE {table}")
 
 
+# Scratch tables (staging, winners, materialised joins) are read by the next few statements
+# and dropped: the planner needs their sizes and rough spread, not the 30,000-row sample of
+# PostgreSQL's default statistics target (100). At 10 the scratch tables' ANALYZEs of a
+# 20,000-paper load take 0.6 s instead of 4.0-4.1 s (bench/README.md, issue 16).
+SCRATCH_STATISTICS_TARGET = 10
+
+
+def analyze_scratch(table: str) -> None:
+    """Let the planner know a scratch table's size (both databases plan joins on it)."""
+    if connection.vendor != "postgresql":
+        execute(f"ANALYZE {table}")
+        return
+    execute(f"SET default_statistics_target = {SCRATCH_STATISTICS_TARGET}")
+    try:
+        execute(f"ANALYZE {table}")
+    finally:
+        execute("RESET default_statistics_target")
+
+
 def temp_table(name: str, select_sql: str):
     """A temporary table of winners with room for the target row's id and flags."""
     execute(f"DROP TABLE IF EXISTS {name}")
@@ -93,7 +112,7 @@ def materialize(name: str, select_sql: str, index: str | None = None) -> str:
     execute(f"CREATE TEMPORARY TABLE {name} AS {select_sql}")
     if index:
         execute(f"CREATE INDEX {name}_key ON {name} ({index})")
-    execute(f"ANALYZE {name}")
+    analyze_scratch(name)
     return name
 
 
@@ -104,7 +123,7 @@ def index_targets(w: str) -> None:
     the winners table once per row: quadratic, minutes at 20,000 papers.
     """
     execute(f"CREATE INDEX IF NOT EXISTS {w}_target ON {w} (target_id)")
-    execute(f"ANALYZE {w}")
+    analyze_scratch(w)
 
 
 def winners(source: str, partition: str, columns: str, order: str = "stamp DESC", where: str = "") -> str:
