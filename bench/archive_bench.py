@@ -87,6 +87,7 @@ def step(label: str, result: Measure) -> dict:
         "peak_rss_mb": round(result.peak_rss_mb, 1),
         "ok": result.ok,
         "load_average": round(os.getloadavg()[0], 2),  # 1 minute, as the step ended
+        "peak_parts_mb": result.peak_parts_mb,
         "tail": result.output.strip().splitlines()[-3:] if result.output.strip() else [],
     }
 
@@ -166,6 +167,7 @@ def main(argv: list[str] | None = None) -> None:
                 "walls_s": [r["wall_s"] if r["ok"] else None for r in mine],
                 "max_peak_rss_mb": max(r["peak_rss_mb"] for r in mine),
                 "peak_rss_mb": [r["peak_rss_mb"] for r in mine],
+                "peak_parts_mb": [r["peak_parts_mb"] for r in mine],
                 "db_mb": [r["db_mb"] for r in mine if "db_mb" in r],
                 "load_average": [r["load_average"] for r in mine],
                 "rows_per_s": round(counts["rows"] / median) if counts["rows"] and median else None,
@@ -223,6 +225,12 @@ def main(argv: list[str] | None = None) -> None:
             f"| {', '.join(f'{v:.1f}' for v in s['load_average'])} |"
         )
     lines += [
+        "",
+        "Our loads' peaks, process by process (MB, largest first; the /usr/bin/time wrapper is one): "
+        + "; ".join(
+            f"run {i}: {' + '.join(map(str, parts))}" for i, parts in enumerate(ours["peak_parts_mb"], 1)
+        )
+        + ".",
         "",
         f"Highest peak RSS of our loads {verdict['peak_rss_mb']:.0f} MB (target < {RSS_TARGET_MB}): "
         f"{'met' if verdict['rss_met'] else 'MISSED'}. Reload {verdict['reload_speedup']}× faster "

@@ -54,6 +54,9 @@ class Measure:
     peak_rss_mb: float
     ok: bool
     output: str
+    # RSS of each process of the tree at the sampled peak, largest first (MB): which of the
+    # loader, its reading workers and the forkserver the peak is made of
+    peak_parts_mb: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -86,37 +89,39 @@ def measure(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> Measur
         with tempfile.TemporaryFile("w+") as sink:
             start = time.perf_counter()
             proc = subprocess.Popen(full, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
-            polled = _poll_rss(proc)
+            polled, parts = _poll_rss(proc)
             proc.wait()
             wall = time.perf_counter() - start
             sink.seek(0)
             output = sink.read()
         timed_kb = timing.read().strip().splitlines()
     time_rss = int(timed_kb[-1]) * 1024 if timed_kb and timed_kb[-1].isdigit() else 0
-    return Measure(wall, max(polled, time_rss) / 2**20, proc.returncode == 0, output[-3000:])
+    return Measure(wall, max(polled, time_rss) / 2**20, proc.returncode == 0, output[-3000:], parts)
 
 
-def _poll_rss(proc: subprocess.Popen) -> int:
-    """Highest sum of RSS over the process and all its descendants, sampled.
+def _poll_rss(proc: subprocess.Popen) -> tuple[int, list[int]]:
+    """Highest sum of RSS over the process and all its descendants, sampled, and each
+    process's RSS (MB, largest first) at that sample.
 
     Every 10 ms for the first seconds (short loads), then every 50 ms so that the
     sampling itself does not take a noticeable share of this 2-core machine.
     """
-    peak = 0
+    peak, parts = 0, []
     started = time.perf_counter()
     try:
         root = psutil.Process(proc.pid)
         while proc.poll() is None:
             every = 0.01 if time.perf_counter() - started < 3 else 0.05
-            total = 0
+            sizes = []
             for p in [root, *root.children(recursive=True)]:
                 with contextlib.suppress(psutil.Error):
-                    total += p.memory_info().rss
-            peak = max(peak, total)
+                    sizes.append(p.memory_info().rss)
+            if sum(sizes) > peak:
+                peak, parts = sum(sizes), sorted((round(s / 2**20) for s in sizes), reverse=True)
             time.sleep(every)
     except psutil.Error:
         pass
-    return peak
+    return peak, parts
 
 
 def ensure_snapshot(papers: int, seed: int, data_dir: Path) -> Path:
