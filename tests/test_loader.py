@@ -488,6 +488,30 @@ def test_discovery_keeps_names_relative_to_the_common_directory_sorted(tmp_path)
     assert (only.root, only.names) == (str(tmp_path / "a" / "deeper"), ["y.json"])
 
 
+def test_file_names_read_back_as_given_whole_and_in_slices():
+    from catalogue.loader.documents import FileNames
+
+    given = [
+        "a/1.json",
+        "b/é.json",
+        "c/\udcff.json",
+        "d/日本.json.gz",
+        "e/x.json",
+    ]  # \udcff: undecodable byte
+    names = FileNames(given)
+    assert len(names) == 5
+    assert list(names) == given
+    assert names == given
+    assert [names[i] for i in range(-5, 5)] == given + given
+    assert (names[1:4], names[3:], names[::2], names[5:9]) == (given[1:4], given[3:], given[::2], [])
+    assert FileNames() == []
+    assert len(FileNames()) == 0
+    with pytest.raises(IndexError):
+        names[5]
+    with pytest.raises(IndexError):
+        names[-6]
+
+
 def test_known_documents_match_by_checksum_prefix():
     from catalogue.loader.reading import KnownDocuments
 
