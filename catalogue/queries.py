@@ -339,11 +339,101 @@ def paper_code_links(paper: Paper) -> list[LinkRow]:
         ]
 
 
+@dataclass
+class PaperPlace:
+    """A place as the paper page lists it: plain values, no model instance. ``figures.place_row``
+    reads the same attribute names as of a ``Sample``; ``attach_status_corrections`` sets
+    ``status_correction``."""
+
+    pk: int
+    paper_id: int
+    body_id: int
+    repo_id: int | None
+    repo_kind: str | None
+    status: str
+    status_upstream: str
+    status_corrected: bool
+    inline_ok: bool
+    behaviour_fingerprint: bool
+    path: str
+    file_url: str | None
+    verification_level: int
+    contract_check: str | None
+    metamorphic_tier: str | None
+    licence: str | None
+    entry_name: str
+    entry_slug: str
+    body_prefix: str  # the body's sha256_prefix: its address
+    code_shown: bool  # as Sample.objects.with_code_links() says it
+    repo: RepoRef | None
+    status_correction: Correction | None = None
+
+
+# ``code_shown`` is SHOWS_CODE (catalogue.models.code) of some place of the same body, as
+# ``Sample.objects.with_code_links()`` annotates it: the body has text and one of its places
+# may show it (tests/test_queries.py holds the two together). Grouped by repository, no
+# repository last, then by entry name and body: (paper, body, entry) is unique, so the order is.
+_PAPER_PLACES_SQL = (
+    "SELECT s.id, s.paper_id, s.body_id, s.repo_id, s.repo_kind, s.status, s.status_upstream, "
+    "s.status_corrected, s.inline_ok, s.behaviour_fingerprint, s.path, s.file_url, "
+    "s.verification_level, s.contract_check, s.metamorphic_tier, s.licence, e.name, e.slug, "
+    "b.sha256_prefix, (b.code <> '' AND EXISTS (SELECT 1 FROM catalogue_sample y "
+    "WHERE y.body_id = s.body_id AND y.inline_ok)), "
+    "r.owner, r.name, r.host, r.spdx, r.reach_status "
+    "FROM catalogue_sample s JOIN catalogue_codeentry e ON e.id = s.entry_id "
+    "JOIN catalogue_codebody b ON b.id = s.body_id LEFT JOIN catalogue_repo r ON r.id = s.repo_id "
+    "WHERE s.paper_id = %s ORDER BY r.key IS NULL, r.key, e.name, b.sha256_prefix"
+)
+
+
+def paper_places(paper: Paper) -> list[PaperPlace]:
+    """Every place of the paper with its entry, body, repository and whether its code is shown,
+    in the page's order: one query written for the page (the ORM's select_related built a Sample,
+    a Repo, a CodeEntry and a CodeBody per place, with every column of each)."""
+    with _page_db(paper).cursor() as cursor:
+        cursor.execute(_PAPER_PLACES_SQL, [paper.pk])
+        rows = cursor.fetchall()
+    places = []
+    for row in rows:
+        (pk, paper_id, body_id, repo_id, kind, status, upstream, corrected, inline_ok, fingerprint) = row[:10]
+        path, file_url, level, contract, tier, licence, entry_name, entry_slug, prefix, shown = row[10:20]
+        owner, name, host, spdx, reach = row[20:]
+        places.append(
+            PaperPlace(
+                pk=pk,
+                paper_id=paper_id,
+                body_id=body_id,
+                repo_id=repo_id,
+                repo_kind=kind,
+                status=status,
+                status_upstream=upstream,
+                status_corrected=corrected,
+                inline_ok=inline_ok,
+                behaviour_fingerprint=fingerprint,
+                path=path,
+                file_url=file_url,
+                verification_level=level,
+                contract_check=contract,
+                metamorphic_tier=tier,
+                licence=licence,
+                entry_name=entry_name,
+                entry_slug=entry_slug,
+                body_prefix=prefix,
+                code_shown=bool(shown),  # an expression: SQLite gives 0 / 1 (a column, a bool)
+                repo=None
+                if repo_id is None
+                else RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach),
+            )
+        )
+    attach_status_corrections(places)  # no query unless a place's status is corrected
+    return places
+
+
 @dataclass(frozen=True)
 class PaperPage:
     paper: Paper
     figures: PaperFigures
-    samples_by_repo: list[tuple[Repo | None, list[Sample]]]
+    samples_by_repo: list[tuple[RepoRef | None, list[PaperPlace]]]
     results: list[ResultRow]
     title_correction: Correction | None = None  # the active one; its places carry theirs
     has_corrections: bool = False  # any correction ever, removed ones too: link the history
@@ -356,19 +446,14 @@ def paper_page(paper: Paper) -> PaperPage:
     prefetch_related_objects(
         [paper], Prefetch("authors", queryset=Author.objects.order_by("position"))
     )  # the page, its citation tags, BibTeX and JSON-LD read them
-    samples = list(
-        paper.samples.with_code_links()
-        .select_related("repo", "entry")
-        .order_by(F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix")
-    )
-    attach_status_corrections(samples)
-    groups: dict[int | None, tuple[Repo | None, list[Sample]]] = {}
-    for sample in samples:
-        groups.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
+    places = paper_places(paper)
+    groups: dict[int | None, tuple[RepoRef | None, list[PaperPlace]]] = {}
+    for place in places:
+        groups.setdefault(place.repo_id, (place.repo, []))[1].append(place)
     return PaperPage(
         paper=paper,
         # counted from the places just fetched, which are every place of the paper: no query
-        figures=figures.paper_figures_of(map(figures.place_row, samples)),
+        figures=figures.paper_figures_of(map(figures.place_row, places)),
         samples_by_repo=list(groups.values()),
         results=paper_results(paper),
         title_correction=title_correction(paper),

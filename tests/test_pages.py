@@ -759,6 +759,24 @@ def test_queries_per_page_do_not_grow_with_rows(client, db, page):
     assert one == fifty, f"{url}: {one} queries with 1 row, {fifty} with 50"
 
 
+def test_the_paper_page_is_seven_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+
+    # the paper, its authors, its places (with entry, body, repository and code flags), results,
+    # topics, code links, whether it has corrections; an active title correction and status
+    # corrections of its places are one query each
+    assert _queries(client, GPIPE) == 7
+    paper = m.Paper.objects.get(arxiv_id="1811.06965")
+    curator = get_user_model().objects.create(username="curator")
+    for sample in m.Sample.objects.filter(paper=paper).order_by("id")[:2]:
+        curation.correct_status(sample, "ran", user=curator, reason="ran", expected_version=None)
+    assert _queries(client, GPIPE) == 8
+    curation.correct_title(paper, "GPipe, corrected", user=curator, expected_version=None)
+    assert _queries(client, GPIPE) == 9
+
+
 # --- the page cache -----------------------------------------------------------------
 
 
@@ -946,6 +964,58 @@ def test_place_row_addresses_are_what_reverse_gives(script_prefix):
                 assert _url(name, segment) == reverse(name, args=[segment]), (name, segment)
     finally:
         set_script_prefix(before)
+
+
+# A repository's rows on the paper page as its {% for %} wrote them, from Sample instances, before
+# the paper_place_rows tag wrote them from queries.PaperPlace rows.
+PAPER_PLACE_ROWS_AS_A_LOOP = (Path(__file__).parent / "paper_place_rows_loop.html").read_text()
+
+
+def test_paper_place_rows_write_what_the_template_loop_wrote(loaded_seeds):
+    from django.contrib.auth import get_user_model
+    from django.db.models import F
+    from django.template import Context, Template
+
+    from catalogue import curation
+    from catalogue.models.corrections import attach_status_corrections
+
+    curator = get_user_model().objects.create(username="curator")
+    gpipe = m.Paper.objects.get(arxiv_id="1811.06965")
+    corrected = m.Sample.objects.filter(paper=gpipe).order_by("id").first()
+    curation.correct_status(corrected, "ran", user=curator, reason="<b>ran</b> it", expected_version=None)
+    odd = make_paper(slug="odd")
+    shown = make_body(code="print(1)")
+    factories.make_sample(paper=odd, repo=None, path="", inline_ok=False, licence=None, body=shown)
+    factories.make_sample(paper=odd, repo=None, path="", file_url="https://e/x", licence="NONE", body=shown)
+    factories.make_sample(
+        paper=odd,
+        repo=make_repo(host="gitlab.com"),
+        entry=make_entry(name="<script>x</script>"),
+        path="x/<y>.py",
+        file_url='https://e"x',
+        contract_check="<b>passed</b>",
+        metamorphic_tier="tier & 2",
+        verification_level=3,
+    )
+    rows = Template("{% load pages %}{% paper_place_rows samples slug %}")
+    loop = Template(PAPER_PLACE_ROWS_AS_A_LOOP)
+    seen = []
+    for paper in (gpipe, odd):
+        samples = list(
+            m.Sample.objects.filter(paper=paper)
+            .with_code_links()
+            .select_related("repo", "entry")
+            .order_by(F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix")
+        )
+        attach_status_corrections(samples)
+        places = queries.paper_places(paper)
+        assert [p.pk for p in places] == [s.pk for s in samples]
+        seen += samples
+        written = rows.render(Context({"samples": places, "slug": paper.slug}))
+        assert written == loop.render(Context({"samples": samples, "paper": paper}))
+    # the cases the rows tell apart: code shown or not, a corrected status, no path, no file link
+    assert {s.code_shown for s in seen} == {s.status_corrected for s in seen} == {True, False}
+    assert {bool(s.path) for s in seen} == {bool(s.file_url) for s in seen} == {True, False}
 
 
 # A leaderboard's rows as its template's {% for %} wrote them before the board_rows tag.

@@ -9,7 +9,7 @@ from django.http import Http404
 
 from catalogue import counters, figures, queries
 from catalogue.browse import queries as browse_queries
-from catalogue.models import PaperSlug, Status
+from catalogue.models import PaperSlug, Sample, Status
 from catalogue.pagination import keyset
 from catalogue.queries import EntrySort, PaperFilters, PaperSort, SearchFilters
 from tests.factories import (
@@ -229,13 +229,65 @@ def test_paper_page_groups_places_by_repository_with_no_repository_last():
     nowhere = make_sample(paper=paper, repo=None)
     make_sample(repo=a)  # another paper's place
     page = queries.paper_page(paper)
-    assert [(repo, pks(samples)) for repo, samples in page.samples_by_repo] == [
-        (a, [in_a.pk]),
-        (b, pks([in_b[2], in_b[1], in_b[0]])),  # by entry name, then body
+    assert [(repo and repo.full_name, pks(samples)) for repo, samples in page.samples_by_repo] == [
+        (a.full_name, [in_a.pk]),
+        (b.full_name, pks([in_b[2], in_b[1], in_b[0]])),  # by entry name, then body
         (None, [nowhere.pk]),
     ]
     assert page.figures == figures.paper_figures(paper)
     assert page.figures.samples.n_places == 5
+
+
+def test_paper_places_are_the_paper_s_samples_as_plain_rows(django_assert_num_queries):
+    paper = make_paper()
+    with_text, without_text = make_body(code="x = 1"), make_body(code="")
+    pointer_elsewhere = make_body(code="y = 2")
+    make_sample(body=pointer_elsewhere, inline_ok=True)  # another paper's place shows its text
+    gitlab = make_repo(host="gitlab.com", spdx="MIT")
+    made = [
+        make_sample(paper=paper, body=with_text, repo=gitlab, repo_kind="official", status="ran"),
+        make_sample(paper=paper, body=without_text, repo=None, inline_ok=True, behaviour_fingerprint=True),
+        make_sample(paper=paper, body=pointer_elsewhere, inline_ok=False, licence=None, path="a/b.py"),
+        make_sample(
+            paper=paper, body=make_body(code="z"), inline_ok=False, contract_check="ok", metamorphic_tier="t1"
+        ),
+    ]
+    with django_assert_num_queries(1):
+        places = {place.pk: place for place in queries.paper_places(paper)}
+    assert set(places) == set(pks(made))
+    for sample in Sample.objects.filter(paper=paper).with_code_links().select_related("repo", "entry"):
+        place = places[sample.pk]
+        assert place.code_shown is sample.code_shown, sample  # SHOWS_CODE, as the ORM states it
+        assert (place.entry_name, place.entry_slug, place.body_prefix) == (
+            sample.entry.name,
+            sample.entry.slug,
+            sample.body.sha256_prefix,
+        )
+        assert (place.repo and (place.repo.full_name, place.repo.host, place.repo.spdx)) == (
+            sample.repo and (sample.repo.full_name, sample.repo.host, sample.repo.spdx)
+        )
+        for name in (
+            "paper_id",
+            "body_id",
+            "repo_id",
+            "repo_kind",
+            "status",
+            "status_upstream",
+            "status_corrected",
+            "inline_ok",
+            "behaviour_fingerprint",
+            "path",
+            "file_url",
+            "verification_level",
+            "contract_check",
+            "metamorphic_tier",
+            "licence",
+        ):
+            assert getattr(place, name) == getattr(sample, name), name
+            assert type(getattr(place, name)) is type(getattr(sample, name)), name  # bools, not 0 / 1
+        assert figures.place_row(place) == figures.place_row(sample)
+        assert place.status_correction is None
+    assert [places[s.pk].code_shown for s in made] == [True, False, True, False]
 
 
 def test_paper_page_counts_its_figures_from_the_places_it_shows(django_assert_num_queries):

@@ -105,8 +105,12 @@ def code_link(sample) -> SafeString:
     there too, and says it may not show the code itself: the text is never on its row."""
     if not getattr(sample, "code_shown", False):
         return SafeString("")
-    url = _url("code_body", sample.body.sha256_prefix) + "#code"
-    if sample.inline_ok:
+    return _code_link(sample.body.sha256_prefix, sample.inline_ok)
+
+
+def _code_link(body_prefix: str, inline_ok: bool) -> SafeString:
+    url = _url("code_body", body_prefix) + "#code"
+    if inline_ok:
         return format_html('<a class="code-link" href="{}">show code</a>', url)
     return format_html(
         '<a class="code-link" href="{}" title="This place may only point to its code; another place '
@@ -334,6 +338,45 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
         cells.append(f"<td>{body_link(s.body.sha256_prefix)} {code_link(s)}</td>")
     cells.append("\n      </tr>\n    ")
     return "".join(cells)
+
+
+@register.simple_tag
+def paper_place_rows(places, paper_slug: str) -> SafeString:
+    """The rows of a repository's table of places on the paper page (catalogue/paper_detail.html),
+    one per ``queries.PaperPlace``, written here rather than by a ``{% for %}`` of the template,
+    whose variable lookups and filter calls per row were most of the page's rendering. The markup,
+    whitespace included, is the loop's as it was; tests/test_pages.py compares the two."""
+    return SafeString("".join(_paper_place_row(s, paper_slug) for s in places))
+
+
+def _paper_place_row(s, paper_slug: str) -> str:
+    esc = conditional_escape
+    entry = f'<a class="mono" href="{esc(_url("code_entry", s.entry_slug))}">{breakable(s.entry_name)}</a>'
+    if s.file_url:
+        link = esc(s.file_url)
+        path = f'<a class="mono path" href="{link}" rel="nofollow noopener">{breakable(s.path or "file")}</a>'
+    else:
+        path = f'<span class="mono path">{breakable(s.path or "—")}</span>'
+    status = status_badge(s.status)
+    if s.status_corrected:
+        status += f" {correction_note(s.status_correction, s.status_upstream, paper_slug)}"
+    checks = f'<span title="Verification level">level {esc(s.verification_level)}</span>'
+    if s.contract_check:
+        checks += f'<br><span title="Contract check">contract: {esc(s.contract_check)}</span>'
+    if s.metamorphic_tier:
+        checks += f'<br><span title="Metamorphic tier">metamorphic: {esc(s.metamorphic_tier)}</span>'
+    licence = esc(licence_label(s.licence)) + ("" if s.inline_ok else _POINTER_ONLY_BADGE)
+    code = _code_link(s.body_prefix, s.inline_ok) if s.code_shown else ""
+    return (
+        "\n            <tr>\n"
+        f"              <td>{entry}</td>\n"
+        f"              <td>{path}</td>\n"
+        f"              <td>{status}</td>\n"
+        f'              <td class="checks">{checks}</td>\n'
+        f"              <td>{licence}</td>\n"
+        f"              <td>{body_link(s.body_prefix)} {code}</td>\n"
+        "            </tr>\n          "
+    )
 
 
 @register.simple_tag(takes_context=True)
