@@ -10,6 +10,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from functools import cache
 
 from django.db import connection, connections, models, router
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
@@ -42,15 +43,40 @@ from catalogue.models.papers import has_official_code
 from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
 
 
+@cache
+def _paper_at_sql(vendor: str) -> str:
+    """The paper whose slug is the parameter, its authors' names in order as a JSON array, and
+    whether any correction ever touched it: ``Correction.objects.of_paper``, its title's
+    corrections or its places' (tests/test_queries.py holds the two together)."""
+    authors = "FROM catalogue_author a WHERE a.paper_id = p.id"
+    if vendor == "postgresql":
+        names = f"(SELECT COALESCE(json_agg(a.name ORDER BY a.position), '[]') {authors})"
+    else:  # SQLite's json_group_array keeps its subquery's order
+        names = f"(SELECT json_group_array(name) FROM (SELECT a.name {authors} ORDER BY a.position))"
+    corrected = (
+        "EXISTS (SELECT 1 FROM catalogue_correction c WHERE c.paper_id = p.id) OR EXISTS (SELECT 1 "
+        "FROM catalogue_correction c JOIN catalogue_sample s ON s.id = c.sample_id WHERE s.paper_id = p.id)"
+    )
+    return (
+        f"SELECT p.*, {names} AS author_names, ({corrected}) AS has_corrections "
+        "FROM catalogue_paper p WHERE p.slug = %s"
+    )
+
+
 def paper_by_address(slug: str) -> tuple[Paper, bool]:
     """The paper at ``/paper/<slug>`` and whether ``slug`` is its current address.
 
     Any slug the paper was ever published under finds it, and so do
     ``arxiv-<id with dots as dashes>`` and the bare arXiv id (``1811.06965v2``): a slug never
     holds a dot. Callers redirect when the second value is False.
+
+    The paper at its current address comes with what its page and BibTeX read of it beyond its
+    columns, in the same query: ``author_names`` (in order) and ``has_corrections``.
     """
-    paper = Paper.objects.filter(slug=slug).first()
-    if paper:
+    db = router.db_for_read(Paper)
+    for paper in Paper.objects.raw(_paper_at_sql(connections[db].vendor), [slug]):
+        paper.author_names = _json(paper.author_names)
+        paper.has_corrections = bool(paper.has_corrections)  # SQLite gives 0 / 1
         return paper, True
     old = PaperSlug.objects.select_related("paper").filter(slug=slug).first()
     if old:
@@ -442,10 +468,8 @@ class PaperPage:
 
 
 def paper_page(paper: Paper) -> PaperPage:
-    """Everything the paper page shows, in a fixed number of queries."""
-    prefetch_related_objects(
-        [paper], Prefetch("authors", queryset=Author.objects.order_by("position"))
-    )  # the page, its citation tags, BibTeX and JSON-LD read them
+    """Everything the paper page shows of ``paper`` (as :func:`paper_by_address` reads it, its
+    author names with it), in a fixed number of queries."""
     places = paper_places(paper)
     groups: dict[int | None, tuple[RepoRef | None, list[PaperPlace]]] = {}
     for place in places:
@@ -457,7 +481,7 @@ def paper_page(paper: Paper) -> PaperPage:
         samples_by_repo=list(groups.values()),
         results=paper_results(paper),
         title_correction=title_correction(paper),
-        has_corrections=Correction.objects.of_paper(paper).exists(),
+        has_corrections=paper.has_corrections,
         topics=paper_topics(paper),
         code_links=paper_code_links(paper),
     )

@@ -61,6 +61,39 @@ def test_paper_by_address_finds_current_old_and_arxiv_addresses():
             queries.paper_by_address(address)
 
 
+def test_the_paper_at_its_address_comes_with_its_author_names_and_whether_it_was_ever_corrected(
+    django_assert_num_queries,
+):
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+    from catalogue.models import Correction
+
+    curator = get_user_model().objects.create(username="curator")
+    plain, titled, placed, withdrawn = (make_paper() for _ in range(4))
+    for position, name in ((2, "Third"), (0, "First"), (1, "Ünïcode, Second")):
+        plain.authors.create(position=position, name=name)
+    make_sample(paper=plain)
+    curation.correct_title(titled, "Better", user=curator, expected_version=None)
+    curation.correct_status(make_sample(paper=placed), "ran", user=curator, reason="r", expected_version=None)
+    removed = curation.correct_status(
+        make_sample(paper=withdrawn), "ran", user=curator, reason="r", expected_version=None
+    )
+    curation.remove_correction(removed, user=curator)
+    other = make_sample(paper=make_paper())  # another paper's place, corrected: not these papers'
+    curation.correct_status(other, "ran", user=curator, reason="r", expected_version=None)
+    expected = {plain: False, titled: True, placed: True, withdrawn: True}  # removed ones count
+    for paper, corrected in expected.items():
+        with django_assert_num_queries(1):
+            found, current = queries.paper_by_address(paper.slug)
+        assert (found, current) == (paper, True)
+        assert found.has_corrections is corrected is Correction.objects.of_paper(paper).exists()
+        paper.refresh_from_db()
+        assert (found.title, found.month, found.date) == (paper.title, paper.month, paper.date)
+    assert queries.paper_by_address(plain.slug)[0].author_names == ["First", "Ünïcode, Second", "Third"]
+    assert queries.paper_by_address(titled.slug)[0].author_names == []
+
+
 def test_repo_by_address_is_case_insensitive_and_on_github_unless_told():
     github = make_repo(owner="KakaoBrain", name="torchgpipe")
     gitlab = make_repo(host="gitlab.com", owner="Group", name="Proj", key="gitlab.com/group/proj")
@@ -228,7 +261,7 @@ def test_paper_page_groups_places_by_repository_with_no_repository_last():
     in_a = make_sample(paper=paper, repo=a, entry=beta, body=high)
     nowhere = make_sample(paper=paper, repo=None)
     make_sample(repo=a)  # another paper's place
-    page = queries.paper_page(paper)
+    page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
     assert [(repo and repo.full_name, pks(samples)) for repo, samples in page.samples_by_repo] == [
         (a.full_name, [in_a.pk]),
         (b.full_name, pks([in_b[2], in_b[1], in_b[0]])),  # by entry name, then body
@@ -302,9 +335,10 @@ def test_paper_page_counts_its_figures_from_the_places_it_shows(django_assert_nu
     paper.methods_introduced.add(
         make_method(name="M", full_name="Full M"), make_method(name="N", full_name="")
     )
-    # authors, code links, the four topic lists in one, results, places, whether it has corrections:
-    # the figures add none (they were three aggregate queries), the topics one (they were four)
-    with django_assert_num_queries(6):
+    paper, _ = queries.paper_by_address(paper.slug)  # with its authors and whether it has corrections
+    # code links, the four topic lists in one, results, places: the figures add none (they were
+    # three aggregate queries), the topics one (they were four)
+    with django_assert_num_queries(4):
         page = queries.paper_page(paper)
     assert [(t.name, t.url) for t in page.topics["tasks"]] == [
         ("Alpha", "/task/a"),
@@ -341,9 +375,8 @@ def test_paper_page_lists_code_links_official_first_and_results_by_task_dataset_
     a_x_2 = make_result(paper=paper, leaderboard=board_a_x, model="model 2")
     a_x_1 = make_result(paper=paper, leaderboard=board_a_x, model="model 1")
     make_result(leaderboard=board_a_x)  # another paper's
-    page = queries.paper_page(paper)
-    shown = page.paper
-    assert [a.name for a in shown.authors.all()] == ["First", "Second"]
+    page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
+    assert page.paper.author_names == ["First", "Second"]
     assert [t.name for t in page.topics["tasks"]] == ["Anatomy", "Zoology"]
     # official, then not official, then not stated (mentioned in the paper first)
     assert pks(page.code_links) == pks(
