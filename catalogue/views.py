@@ -38,6 +38,7 @@ from catalogue import (
 )
 from catalogue.browse import queries as browse_queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
+from catalogue.templatetags.pages import url_to
 
 MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
 API_ROOT = "/api/v1/"
@@ -95,7 +96,7 @@ def api_url(kind: str, *parts: str, **query: str) -> str:
 
 def repo_path(repo) -> str:
     """/repo/<owner>/<name>, plus ``?host=`` for repositories not on GitHub."""
-    url = reverse("repo", args=[repo.owner, repo.name])
+    url = url_to("repo", repo.owner, repo.name)
     return url if repo.host == DEFAULT_HOST else f"{url}?{urlencode({'host': repo.host})}"
 
 

@@ -954,24 +954,30 @@ def test_place_rows_write_what_the_template_loop_wrote(loaded_seeds, hidden):
 def test_place_row_addresses_are_what_reverse_gives(script_prefix):
     from django.urls import get_script_prefix, reverse, set_script_prefix
 
-    from catalogue.templatetags.pages import _url
+    from catalogue.templatetags.pages import url_to
 
     before = get_script_prefix()
     set_script_prefix(script_prefix)
     try:
+        segments = ("gpipe-1", "a.b_c~d", "0123abcdef", "with space", "ünï", "a%2Fb", "x?y#z", "a&b", "..")
         for name in ("paper", "code_entry", "code_body"):
-            for segment in ("gpipe-1", "a.b_c~d", "0123abcdef", "with space", "ünï", "a%2Fb", "x?y#z", "a&b"):
-                assert _url(name, segment) == reverse(name, args=[segment]), (name, segment)
+            for segment in segments:
+                assert url_to(name, segment) == reverse(name, args=[segment]), (name, segment)
+        for owner in segments:  # a repository's page: two segments
+            for repo in ("torchgpipe", owner[::-1]):
+                assert url_to("repo", owner, repo) == reverse("repo", args=[owner, repo]), (owner, repo)
     finally:
         set_script_prefix(before)
 
 
-# A repository's rows on the paper page as its {% for %} wrote them, from Sample instances, before
-# the paper_place_rows tag wrote them from queries.PaperPlace rows.
-PAPER_PLACE_ROWS_AS_A_LOOP = (Path(__file__).parent / "paper_place_rows_loop.html").read_text()
+# The paper page's places as its two {% for %} wrote them, from Sample instances grouped by Repo,
+# before the paper_place_groups tag wrote them from queries.PaperPlace rows.
+PAPER_PLACES_AS_LOOPS = (Path(__file__).parent / "paper_places_loop.html").read_text()
 
 
-def test_paper_place_rows_write_what_the_template_loop_wrote(loaded_seeds):
+def test_paper_place_groups_write_what_the_template_loops_wrote(loaded_seeds):
+    from types import SimpleNamespace
+
     from django.contrib.auth import get_user_model
     from django.db.models import F
     from django.template import Context, Template
@@ -989,7 +995,7 @@ def test_paper_place_rows_write_what_the_template_loop_wrote(loaded_seeds):
     factories.make_sample(paper=odd, repo=None, path="", file_url="https://e/x", licence="NONE", body=shown)
     factories.make_sample(
         paper=odd,
-        repo=make_repo(host="gitlab.com"),
+        repo=make_repo(host="gitlab.com", owner="<i>o", name="a&b", spdx="NOASSERTION"),
         entry=make_entry(name="<script>x</script>"),
         path="x/<y>.py",
         file_url='https://e"x',
@@ -997,8 +1003,8 @@ def test_paper_place_rows_write_what_the_template_loop_wrote(loaded_seeds):
         metamorphic_tier="tier & 2",
         verification_level=3,
     )
-    rows = Template("{% load pages %}{% paper_place_rows samples slug %}")
-    loop = Template(PAPER_PLACE_ROWS_AS_A_LOOP)
+    groups = Template("{% load pages %}{% paper_place_groups groups slug %}")
+    loops = Template(PAPER_PLACES_AS_LOOPS)
     seen = []
     for paper in (gpipe, odd):
         samples = list(
@@ -1008,14 +1014,25 @@ def test_paper_place_rows_write_what_the_template_loop_wrote(loaded_seeds):
             .order_by(F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix")
         )
         attach_status_corrections(samples)
-        places = queries.paper_places(paper)
-        assert [p.pk for p in places] == [s.pk for s in samples]
+        by_repo = {}
+        for sample in samples:
+            by_repo.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
+        page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
+        assert [[p.pk for p in places] for _, places in page.samples_by_repo] == [
+            [s.pk for s in group] for _, group in by_repo.values()
+        ]
         seen += samples
-        written = rows.render(Context({"samples": places, "slug": paper.slug}))
-        assert written == loop.render(Context({"samples": samples, "paper": paper}))
-    # the cases the rows tell apart: code shown or not, a corrected status, no path, no file link
+        written = groups.render(Context({"groups": page.samples_by_repo, "slug": paper.slug}))
+        as_loops = loops.render(
+            Context({"data": SimpleNamespace(samples_by_repo=list(by_repo.values())), "paper": paper})
+        )
+        assert written == as_loops
+    # the cases the rows tell apart: code shown or not, a corrected status, no path, no file link,
+    # a repository or none, one place in a repository or several
     assert {s.code_shown for s in seen} == {s.status_corrected for s in seen} == {True, False}
     assert {bool(s.path) for s in seen} == {bool(s.file_url) for s in seen} == {True, False}
+    assert {s.repo is None for s in seen} == {True, False}
+    assert {len(group) for _, group in by_repo.values()} == {1, 2}
 
 
 # A leaderboard's rows as its template's {% for %} wrote them before the board_rows tag.

@@ -1,5 +1,6 @@
 """Template helpers for the public pages: badges, labels, links and safe JSON-LD."""
 
+import html
 import json
 import re
 from calendar import month_name
@@ -32,6 +33,14 @@ _JSON_ESCAPES = {
     0x2029: "\\u2029",
 }
 _LICENCE_LABELS = {"NONE": "no licence", "NOASSERTION": "licence not asserted"}
+
+
+def _esc(value) -> str:
+    """``conditional_escape(value)``, the same text, without its lazy-string wrapper: most of its
+    cost where a list of places escapes a dozen values per row."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return html.escape(str(value))
 
 
 def status_explanation(status: str) -> str:
@@ -91,10 +100,9 @@ def link_label(url: str, what: str) -> str:
 @register.filter
 def body_link(sha: str) -> SafeString:
     """A code body's prefix, linked to every place the body appears."""
-    return format_html(
-        '<a class="mono" href="{}" title="Every place this body of code appears">{}</a>',
-        _url("code_body", str(sha)),
-        sha,
+    url = _esc(url_to("code_body", str(sha)))
+    return SafeString(
+        f'<a class="mono" href="{url}" title="Every place this body of code appears">{_esc(sha)}</a>'
     )
 
 
@@ -109,13 +117,12 @@ def code_link(sample) -> SafeString:
 
 
 def _code_link(body_prefix: str, inline_ok: bool) -> SafeString:
-    url = _url("code_body", body_prefix) + "#code"
+    url = _esc(url_to("code_body", body_prefix) + "#code")
     if inline_ok:
-        return format_html('<a class="code-link" href="{}">show code</a>', url)
-    return format_html(
-        '<a class="code-link" href="{}" title="This place may only point to its code; another place '
-        'of the same body may show it">shown at another place</a>',
-        url,
+        return SafeString(f'<a class="code-link" href="{url}">show code</a>')
+    return SafeString(
+        f'<a class="code-link" href="{url}" title="This place may only point to its code; another place '
+        'of the same body may show it">shown at another place</a>'
     )
 
 
@@ -215,7 +222,7 @@ def status_values() -> list[str]:
 @register.filter
 def breakable(text) -> SafeString:
     """Escaped ``text`` with line-break opportunities after ``/``, ``_`` and ``.`` (long paths, names)."""
-    escaped = str(conditional_escape(text or ""))
+    escaped = _esc(text or "")
     for mark in ("/", "_", "."):
         escaped = escaped.replace(mark, mark + "<wbr>")
     return SafeString(escaped)
@@ -266,19 +273,18 @@ _MARK = "0segment0"
 
 
 @lru_cache(maxsize=32)
-def _around(name: str, script_prefix: str) -> tuple[str, str]:
-    head, tail = reverse(name, args=[_MARK]).split(_MARK)
-    return head, tail
+def _around(name: str, script_prefix: str, segments: int) -> tuple[str, ...]:
+    return tuple(reverse(name, args=[_MARK] * segments).split(_MARK))
 
 
-def _url(name: str, segment: str) -> str:
-    """``reverse(name, args=[segment])`` for a one-segment address: for a plain segment, the
-    address around it is reversed once (per script prefix) and the segment put in; a place list
-    reversed three addresses per row."""
-    if _PLAIN_SEGMENT.fullmatch(segment):
-        head, tail = _around(name, get_script_prefix())
-        return head + segment + tail
-    return reverse(name, args=[segment])
+def url_to(name: str, *segments: str) -> str:
+    """``reverse(name, args=segments)``: for plain segments, the address around them is reversed
+    once (per script prefix) and the segments put in; a place list reversed three addresses per
+    row, a paper's places one per repository."""
+    if all(_PLAIN_SEGMENT.fullmatch(segment) for segment in segments):
+        parts = _around(name, get_script_prefix(), len(segments))
+        return parts[0] + "".join(segment + part for segment, part in zip(segments, parts[1:], strict=True))
+    return reverse(name, args=segments)
 
 
 _POINTER_ONLY_BADGE = SafeString(
@@ -302,9 +308,8 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
     cells = ["\n      <tr>\n        "]
     if not hide_paper:
         month = f' <span class="muted">{esc(paper.month)}</span>' if paper.month else ""
-        cells.append(
-            f'<td><a href="{esc(_url("paper", paper.slug))}">{esc(paper.title or paper.slug)}</a>{month}</td>'
-        )
+        url = esc(url_to("paper", paper.slug))
+        cells.append(f'<td><a href="{url}">{esc(paper.title or paper.slug)}</a>{month}</td>')
     cells.append("\n        ")
     if not hide_entry:
         entry = s.entry
@@ -340,18 +345,47 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
     return "".join(cells)
 
 
+_PLACES_HEAD = (
+    '<thead><tr><th scope="col">Entry</th><th scope="col">Path</th><th scope="col">Status</th>'
+    '<th scope="col">Checks</th><th scope="col">Licence</th><th scope="col">Code body</th></tr></thead>'
+)
+
+
 @register.simple_tag
-def paper_place_rows(places, paper_slug: str) -> SafeString:
-    """The rows of a repository's table of places on the paper page (catalogue/paper_detail.html),
-    one per ``queries.PaperPlace``, written here rather than by a ``{% for %}`` of the template,
-    whose variable lookups and filter calls per row were most of the page's rendering. The markup,
-    whitespace included, is the loop's as it was; tests/test_pages.py compares the two."""
-    return SafeString("".join(_paper_place_row(s, paper_slug) for s in places))
+def paper_place_groups(groups, paper_slug: str) -> SafeString:
+    """The paper page's places (catalogue/paper_detail.html): a heading and a table per repository
+    (``PaperPage.samples_by_repo``), a row per ``queries.PaperPlace``, written here rather than by
+    two nested ``{% for %}`` of the template, whose lookups and filter calls per group and per row
+    were most of the page's rendering (a paper has up to some 150 places in as many repositories).
+    The markup, whitespace included, is the loops' as they were; tests/test_pages.py compares."""
+    return SafeString("".join(_paper_place_group(repo, places, paper_slug) for repo, places in groups))
+
+
+def _paper_place_group(repo, places, paper_slug: str) -> str:
+    if repo:
+        name = _esc(repo.full_name)
+        heading = (
+            f'<a href="{_esc(repo_url(repo))}">{name}</a> '
+            f'<span class="muted small">licence {_esc(licence_label(repo.spdx))}</span>'
+        )
+    else:
+        name, heading = "no repository", "No repository"
+    count = len(places)
+    rows = "".join(_paper_place_row(place, paper_slug) for place in places)
+    return (
+        f'\n        <h3 class="repo-group">{heading} <span class="muted small">({count} sample'
+        f"{'' if count == 1 else 's'})</span></h3>\n"
+        '        <div class="table-scroll">\n        <table class="places">\n'
+        f'          <caption class="visually-hidden">Samples from {name}</caption>\n'
+        f"          {_PLACES_HEAD}\n          <tbody>\n          {rows}\n          </tbody>\n"
+        "        </table>\n        </div>\n      "
+    )
 
 
 def _paper_place_row(s, paper_slug: str) -> str:
-    esc = conditional_escape
-    entry = f'<a class="mono" href="{esc(_url("code_entry", s.entry_slug))}">{breakable(s.entry_name)}</a>'
+    esc = _esc
+    entry_url = esc(url_to("code_entry", s.entry_slug))
+    entry = f'<a class="mono" href="{entry_url}">{breakable(s.entry_name)}</a>'
     if s.file_url:
         link = esc(s.file_url)
         path = f'<a class="mono path" href="{link}" rel="nofollow noopener">{breakable(s.path or "file")}</a>'
@@ -397,7 +431,7 @@ def _board_row(context, counter, r, metric_names, metric) -> str:
 
     paper = r.paper
     if paper:
-        url = _url("paper", paper.slug)
+        url = url_to("paper", paper.slug)
         source = (
             f'<a href="{conditional_escape(url)}">{show(paper.title or paper.slug)}</a> '
             f'<span class="muted">{show(paper.month)}</span>'
