@@ -445,7 +445,7 @@ def paper_places(paper: Paper) -> list[PaperPlace]:
                 entry_name=entry_name,
                 entry_slug=entry_slug,
                 body_prefix=prefix,
-                code_shown=bool(shown),  # an expression: SQLite gives 0 / 1 (a column, a bool)
+                code_shown=bool(shown),  # SQLite: an expression's truth is 0 / 1, a bool column's a bool
                 repo=None
                 if repo_id is None
                 else RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach),
