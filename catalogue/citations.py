@@ -63,10 +63,10 @@ def citation_key(paper: Paper, authors: list[str], year: str) -> str:
     return key if last_name or first_word else _ascii_word(paper.slug.replace("-", "_")) or f"paper{paper.pk}"
 
 
-def bibtex(paper: Paper, url: str) -> str:
+def bibtex(paper: Paper, authors: list[str], url: str) -> str:
     """The paper as one BibTeX entry: ``@inproceedings`` where it names its proceeding, else
-    ``@misc`` (arXiv's own choice for a preprint). ``url`` is its page's absolute address."""
-    authors = [a.name for a in paper.authors.all()]
+    ``@misc`` (arXiv's own choice for a preprint). ``authors``: their names in order; ``url``:
+    its page's absolute address."""
     year, month = _year_month(paper)
     fields = [("title", "{" + _bibtex_text(paper.title or paper.slug) + "}")]
     if authors:
@@ -95,11 +95,12 @@ def bibtex(paper: Paper, url: str) -> str:
     return f"@{kind}{{{citation_key(paper, authors, year)},\n{body}\n}}\n"
 
 
-def meta_tags(paper: Paper) -> list[tuple[str, str]]:
+def meta_tags(paper: Paper, authors: list[str]) -> list[tuple[str, str]]:
     """``(name, content)`` of the ``citation_*`` meta tags (Google Scholar's inclusion guidelines),
-    in their order: title, each author, date, then what identifies and locates the paper."""
+    in their order: title, each author (``authors``: their names in order), date, then what
+    identifies and locates the paper."""
     tags = [("citation_title", paper.title or paper.slug)]
-    tags += [("citation_author", a.name) for a in paper.authors.all()]
+    tags += [("citation_author", name) for name in authors]
     if paper.date:
         tags.append(("citation_publication_date", paper.date.strftime("%Y/%m/%d")))
     elif paper.month:

@@ -3,15 +3,16 @@
 from catalogue.models import Paper
 
 
-def scholarly_article(paper: Paper, url: str) -> dict:
-    """A paper as a schema.org ``ScholarlyArticle``; ``url`` is its page's absolute address."""
+def scholarly_article(paper: Paper, authors: list[str], url: str) -> dict:
+    """A paper as a schema.org ``ScholarlyArticle``; ``authors``: their names in order; ``url``:
+    its page's absolute address."""
     data = {
         "@context": "https://schema.org",
         "@type": "ScholarlyArticle",
         "headline": paper.title or paper.slug,
         "name": paper.title or paper.slug,
         "url": url,
-        "author": [{"@type": "Person", "name": author.name} for author in paper.authors.all()],
+        "author": [{"@type": "Person", "name": name} for name in authors],
     }
     if paper.abstract:
         data["abstract"] = paper.abstract

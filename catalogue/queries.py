@@ -10,6 +10,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from functools import cache
 
 from django.db import connection, connections, models, router
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
@@ -42,15 +43,40 @@ from catalogue.models.papers import has_official_code
 from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
 
 
+@cache
+def _paper_at_sql(vendor: str) -> str:
+    """The paper whose slug is the parameter, its authors' names in order as a JSON array, and
+    whether any correction ever touched it: ``Correction.objects.of_paper``, its title's
+    corrections or its places' (tests/test_queries.py holds the two together)."""
+    authors = "FROM catalogue_author a WHERE a.paper_id = p.id"
+    if vendor == "postgresql":
+        names = f"(SELECT COALESCE(json_agg(a.name ORDER BY a.position), '[]') {authors})"
+    else:  # SQLite's json_group_array keeps its subquery's order
+        names = f"(SELECT json_group_array(name) FROM (SELECT a.name {authors} ORDER BY a.position))"
+    corrected = (
+        "EXISTS (SELECT 1 FROM catalogue_correction c WHERE c.paper_id = p.id) OR EXISTS (SELECT 1 "
+        "FROM catalogue_correction c JOIN catalogue_sample s ON s.id = c.sample_id WHERE s.paper_id = p.id)"
+    )
+    return (
+        f"SELECT p.*, {names} AS author_names, ({corrected}) AS has_corrections "
+        "FROM catalogue_paper p WHERE p.slug = %s"
+    )
+
+
 def paper_by_address(slug: str) -> tuple[Paper, bool]:
     """The paper at ``/paper/<slug>`` and whether ``slug`` is its current address.
 
     Any slug the paper was ever published under finds it, and so do
     ``arxiv-<id with dots as dashes>`` and the bare arXiv id (``1811.06965v2``): a slug never
     holds a dot. Callers redirect when the second value is False.
+
+    The paper at its current address comes with what its page and BibTeX read of it beyond its
+    columns, in the same query: ``author_names`` (in order) and ``has_corrections``.
     """
-    paper = Paper.objects.filter(slug=slug).first()
-    if paper:
+    db = router.db_for_read(Paper)
+    for paper in Paper.objects.raw(_paper_at_sql(connections[db].vendor), [slug]):
+        paper.author_names = _json(paper.author_names)
+        paper.has_corrections = bool(paper.has_corrections)  # SQLite gives 0 / 1
         return paper, True
     old = PaperSlug.objects.select_related("paper").filter(slug=slug).first()
     if old:
@@ -339,11 +365,101 @@ def paper_code_links(paper: Paper) -> list[LinkRow]:
         ]
 
 
+@dataclass
+class PaperPlace:
+    """A place as the paper page lists it: plain values, no model instance. ``figures.place_row``
+    reads the same attribute names as of a ``Sample``; ``attach_status_corrections`` sets
+    ``status_correction``."""
+
+    pk: int
+    paper_id: int
+    body_id: int
+    repo_id: int | None
+    repo_kind: str | None
+    status: str
+    status_upstream: str
+    status_corrected: bool
+    inline_ok: bool
+    behaviour_fingerprint: bool
+    path: str
+    file_url: str | None
+    verification_level: int
+    contract_check: str | None
+    metamorphic_tier: str | None
+    licence: str | None
+    entry_name: str
+    entry_slug: str
+    body_prefix: str  # the body's sha256_prefix: its address
+    code_shown: bool  # as Sample.objects.with_code_links() says it
+    repo: RepoRef | None
+    status_correction: Correction | None = None
+
+
+# ``code_shown`` is SHOWS_CODE (catalogue.models.code) of some place of the same body, as
+# ``Sample.objects.with_code_links()`` annotates it: the body has text and one of its places
+# may show it (tests/test_queries.py holds the two together). Grouped by repository, no
+# repository last, then by entry name and body: (paper, body, entry) is unique, so the order is.
+_PAPER_PLACES_SQL = (
+    "SELECT s.id, s.paper_id, s.body_id, s.repo_id, s.repo_kind, s.status, s.status_upstream, "
+    "s.status_corrected, s.inline_ok, s.behaviour_fingerprint, s.path, s.file_url, "
+    "s.verification_level, s.contract_check, s.metamorphic_tier, s.licence, e.name, e.slug, "
+    "b.sha256_prefix, (b.code <> '' AND EXISTS (SELECT 1 FROM catalogue_sample y "
+    "WHERE y.body_id = s.body_id AND y.inline_ok)), "
+    "r.owner, r.name, r.host, r.spdx, r.reach_status "
+    "FROM catalogue_sample s JOIN catalogue_codeentry e ON e.id = s.entry_id "
+    "JOIN catalogue_codebody b ON b.id = s.body_id LEFT JOIN catalogue_repo r ON r.id = s.repo_id "
+    "WHERE s.paper_id = %s ORDER BY r.key IS NULL, r.key, e.name, b.sha256_prefix"
+)
+
+
+def paper_places(paper: Paper) -> list[PaperPlace]:
+    """Every place of the paper with its entry, body, repository and whether its code is shown,
+    in the page's order: one query written for the page (the ORM's select_related built a Sample,
+    a Repo, a CodeEntry and a CodeBody per place, with every column of each)."""
+    with _page_db(paper).cursor() as cursor:
+        cursor.execute(_PAPER_PLACES_SQL, [paper.pk])
+        rows = cursor.fetchall()
+    places = []
+    for row in rows:
+        (pk, paper_id, body_id, repo_id, kind, status, upstream, corrected, inline_ok, fingerprint) = row[:10]
+        path, file_url, level, contract, tier, licence, entry_name, entry_slug, prefix, shown = row[10:20]
+        owner, name, host, spdx, reach = row[20:]
+        places.append(
+            PaperPlace(
+                pk=pk,
+                paper_id=paper_id,
+                body_id=body_id,
+                repo_id=repo_id,
+                repo_kind=kind,
+                status=status,
+                status_upstream=upstream,
+                status_corrected=corrected,
+                inline_ok=inline_ok,
+                behaviour_fingerprint=fingerprint,
+                path=path,
+                file_url=file_url,
+                verification_level=level,
+                contract_check=contract,
+                metamorphic_tier=tier,
+                licence=licence,
+                entry_name=entry_name,
+                entry_slug=entry_slug,
+                body_prefix=prefix,
+                code_shown=bool(shown),  # SQLite: an expression's truth is 0 / 1, a bool column's a bool
+                repo=None
+                if repo_id is None
+                else RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach),
+            )
+        )
+    attach_status_corrections(places)  # no query unless a place's status is corrected
+    return places
+
+
 @dataclass(frozen=True)
 class PaperPage:
     paper: Paper
     figures: PaperFigures
-    samples_by_repo: list[tuple[Repo | None, list[Sample]]]
+    samples_by_repo: list[tuple[RepoRef | None, list[PaperPlace]]]
     results: list[ResultRow]
     title_correction: Correction | None = None  # the active one; its places carry theirs
     has_corrections: bool = False  # any correction ever, removed ones too: link the history
@@ -352,27 +468,20 @@ class PaperPage:
 
 
 def paper_page(paper: Paper) -> PaperPage:
-    """Everything the paper page shows, in a fixed number of queries."""
-    prefetch_related_objects(
-        [paper], Prefetch("authors", queryset=Author.objects.order_by("position"))
-    )  # the page, its citation tags, BibTeX and JSON-LD read them
-    samples = list(
-        paper.samples.with_code_links()
-        .select_related("repo", "entry")
-        .order_by(F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix")
-    )
-    attach_status_corrections(samples)
-    groups: dict[int | None, tuple[Repo | None, list[Sample]]] = {}
-    for sample in samples:
-        groups.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
+    """Everything the paper page shows of ``paper`` (as :func:`paper_by_address` reads it, its
+    author names with it), in a fixed number of queries."""
+    places = paper_places(paper)
+    groups: dict[int | None, tuple[RepoRef | None, list[PaperPlace]]] = {}
+    for place in places:
+        groups.setdefault(place.repo_id, (place.repo, []))[1].append(place)
     return PaperPage(
         paper=paper,
         # counted from the places just fetched, which are every place of the paper: no query
-        figures=figures.paper_figures_of(map(figures.place_row, samples)),
+        figures=figures.paper_figures_of(map(figures.place_row, places)),
         samples_by_repo=list(groups.values()),
         results=paper_results(paper),
         title_correction=title_correction(paper),
-        has_corrections=Correction.objects.of_paper(paper).exists(),
+        has_corrections=paper.has_corrections,
         topics=paper_topics(paper),
         code_links=paper_code_links(paper),
     )

@@ -16,7 +16,6 @@ from urllib.parse import quote, unquote_to_bytes, urlencode
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.handlers.wsgi import WSGIRequest
-from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -39,6 +38,7 @@ from catalogue import (
 )
 from catalogue.browse import queries as browse_queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
+from catalogue.templatetags.pages import url_to
 
 MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
 API_ROOT = "/api/v1/"
@@ -96,7 +96,7 @@ def api_url(kind: str, *parts: str, **query: str) -> str:
 
 def repo_path(repo) -> str:
     """/repo/<owner>/<name>, plus ``?host=`` for repositories not on GitHub."""
-    url = reverse("repo", args=[repo.owner, repo.name])
+    url = url_to("repo", repo.owner, repo.name)
     return url if repo.host == DEFAULT_HOST else f"{url}?{urlencode({'host': repo.host})}"
 
 
@@ -437,6 +437,7 @@ def paper_detail(request, slug: str):
     chart = charts.status_bars(
         sample_figures.by_status, chart_id="paper-status", title="This paper's samples by status"
     )
+    url = request.build_absolute_uri(paper.get_absolute_url())
     return _page(
         request,
         "catalogue/paper_detail.html",
@@ -446,9 +447,9 @@ def paper_detail(request, slug: str):
         figures=sample_figures,
         paper_figures=data.figures,
         chart=chart,
-        jsonld=jsonld.scholarly_article(paper, request.build_absolute_uri(paper.get_absolute_url())),
-        bibtex=citations.bibtex(paper, request.build_absolute_uri(paper.get_absolute_url())),
-        citation_meta=citations.meta_tags(paper),
+        jsonld=jsonld.scholarly_article(paper, paper.author_names, url),
+        bibtex=citations.bibtex(paper, paper.author_names, url),
+        citation_meta=citations.meta_tags(paper, paper.author_names),
     )
 
 
@@ -459,9 +460,8 @@ def paper_bibtex(request, slug: str):
     paper, current = queries.paper_by_address(slug)
     if not current:
         return redirect("paper_bibtex", slug=paper.slug, permanent=True)
-    prefetch_related_objects([paper], "authors")
     response = HttpResponse(
-        citations.bibtex(paper, request.build_absolute_uri(paper.get_absolute_url())),
+        citations.bibtex(paper, paper.author_names, request.build_absolute_uri(paper.get_absolute_url())),
         content_type="application/x-bibtex; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{paper.slug}.bib"'

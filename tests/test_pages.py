@@ -759,6 +759,24 @@ def test_queries_per_page_do_not_grow_with_rows(client, db, page):
     assert one == fifty, f"{url}: {one} queries with 1 row, {fifty} with 50"
 
 
+def test_the_paper_page_is_five_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+
+    # the paper with its authors' names and whether it has corrections, its places (with entry,
+    # body, repository and code flags), results, topics, code links; an active title correction
+    # and status corrections of its places are one query each
+    assert _queries(client, GPIPE) == 5
+    paper = m.Paper.objects.get(arxiv_id="1811.06965")
+    curator = get_user_model().objects.create(username="curator")
+    for sample in m.Sample.objects.filter(paper=paper).order_by("id")[:2]:
+        curation.correct_status(sample, "ran", user=curator, reason="ran", expected_version=None)
+    assert _queries(client, GPIPE) == 6
+    curation.correct_title(paper, "GPipe, corrected", user=curator, expected_version=None)
+    assert _queries(client, GPIPE) == 7
+
+
 # --- the page cache -----------------------------------------------------------------
 
 
@@ -936,16 +954,85 @@ def test_place_rows_write_what_the_template_loop_wrote(loaded_seeds, hidden):
 def test_place_row_addresses_are_what_reverse_gives(script_prefix):
     from django.urls import get_script_prefix, reverse, set_script_prefix
 
-    from catalogue.templatetags.pages import _url
+    from catalogue.templatetags.pages import url_to
 
     before = get_script_prefix()
     set_script_prefix(script_prefix)
     try:
+        segments = ("gpipe-1", "a.b_c~d", "0123abcdef", "with space", "ünï", "a%2Fb", "x?y#z", "a&b", "..")
         for name in ("paper", "code_entry", "code_body"):
-            for segment in ("gpipe-1", "a.b_c~d", "0123abcdef", "with space", "ünï", "a%2Fb", "x?y#z", "a&b"):
-                assert _url(name, segment) == reverse(name, args=[segment]), (name, segment)
+            for segment in segments:
+                assert url_to(name, segment) == reverse(name, args=[segment]), (name, segment)
+        for owner in segments:  # a repository's page: two segments
+            for repo in ("torchgpipe", owner[::-1]):
+                assert url_to("repo", owner, repo) == reverse("repo", args=[owner, repo]), (owner, repo)
     finally:
         set_script_prefix(before)
+
+
+# The paper page's places as its two {% for %} wrote them, from Sample instances grouped by Repo,
+# before the paper_place_groups tag wrote them from queries.PaperPlace rows.
+PAPER_PLACES_AS_LOOPS = (Path(__file__).parent / "paper_places_loop.html").read_text()
+
+
+def test_paper_place_groups_write_what_the_template_loops_wrote(loaded_seeds):
+    from types import SimpleNamespace
+
+    from django.contrib.auth import get_user_model
+    from django.db.models import F
+    from django.template import Context, Template
+
+    from catalogue import curation
+    from catalogue.models.corrections import attach_status_corrections
+
+    curator = get_user_model().objects.create(username="curator")
+    gpipe = m.Paper.objects.get(arxiv_id="1811.06965")
+    corrected = m.Sample.objects.filter(paper=gpipe).order_by("id").first()
+    curation.correct_status(corrected, "ran", user=curator, reason="<b>ran</b> it", expected_version=None)
+    odd = make_paper(slug="odd")
+    shown = make_body(code="print(1)")
+    factories.make_sample(paper=odd, repo=None, path="", inline_ok=False, licence=None, body=shown)
+    factories.make_sample(paper=odd, repo=None, path="", file_url="https://e/x", licence="NONE", body=shown)
+    factories.make_sample(
+        paper=odd,
+        repo=make_repo(host="gitlab.com", owner="<i>o", name="a&b", spdx="NOASSERTION"),
+        entry=make_entry(name="<script>x</script>"),
+        path="x/<y>.py",
+        file_url='https://e"x',
+        contract_check="<b>passed</b>",
+        metamorphic_tier="tier & 2",
+        verification_level=3,
+    )
+    groups = Template("{% load pages %}{% paper_place_groups groups slug %}")
+    loops = Template(PAPER_PLACES_AS_LOOPS)
+    seen = []
+    for paper in (gpipe, odd):
+        samples = list(
+            m.Sample.objects.filter(paper=paper)
+            .with_code_links()
+            .select_related("repo", "entry")
+            .order_by(F("repo__key").asc(nulls_last=True), "entry__name", "body__sha256_prefix")
+        )
+        attach_status_corrections(samples)
+        by_repo = {}
+        for sample in samples:
+            by_repo.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
+        page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
+        assert [[p.pk for p in places] for _, places in page.samples_by_repo] == [
+            [s.pk for s in group] for _, group in by_repo.values()
+        ]
+        seen += samples
+        written = groups.render(Context({"groups": page.samples_by_repo, "slug": paper.slug}))
+        as_loops = loops.render(
+            Context({"data": SimpleNamespace(samples_by_repo=list(by_repo.values())), "paper": paper})
+        )
+        assert written == as_loops
+    # the cases the rows tell apart: code shown or not, a corrected status, no path, no file link,
+    # a repository or none, one place in a repository or several
+    assert {s.code_shown for s in seen} == {s.status_corrected for s in seen} == {True, False}
+    assert {bool(s.path) for s in seen} == {bool(s.file_url) for s in seen} == {True, False}
+    assert {s.repo is None for s in seen} == {True, False}
+    assert {len(group) for _, group in by_repo.values()} == {1, 2}
 
 
 # A leaderboard's rows as its template's {% for %} wrote them before the board_rows tag.

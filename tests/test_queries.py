@@ -9,7 +9,7 @@ from django.http import Http404
 
 from catalogue import counters, figures, queries
 from catalogue.browse import queries as browse_queries
-from catalogue.models import PaperSlug, Status
+from catalogue.models import PaperSlug, Sample, Status
 from catalogue.pagination import keyset
 from catalogue.queries import EntrySort, PaperFilters, PaperSort, SearchFilters
 from tests.factories import (
@@ -59,6 +59,39 @@ def test_paper_by_address_finds_current_old_and_arxiv_addresses():
     for address in ("no-such-paper", "arxiv-1811-06966", "1811.06966"):
         with pytest.raises(Http404):
             queries.paper_by_address(address)
+
+
+def test_the_paper_at_its_address_comes_with_its_author_names_and_whether_it_was_ever_corrected(
+    django_assert_num_queries,
+):
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+    from catalogue.models import Correction
+
+    curator = get_user_model().objects.create(username="curator")
+    plain, titled, placed, withdrawn = (make_paper() for _ in range(4))
+    for position, name in ((2, "Third"), (0, "First"), (1, "Ünïcode, Second")):
+        plain.authors.create(position=position, name=name)
+    make_sample(paper=plain)
+    curation.correct_title(titled, "Better", user=curator, expected_version=None)
+    curation.correct_status(make_sample(paper=placed), "ran", user=curator, reason="r", expected_version=None)
+    removed = curation.correct_status(
+        make_sample(paper=withdrawn), "ran", user=curator, reason="r", expected_version=None
+    )
+    curation.remove_correction(removed, user=curator)
+    other = make_sample(paper=make_paper())  # another paper's place, corrected: not these papers'
+    curation.correct_status(other, "ran", user=curator, reason="r", expected_version=None)
+    expected = {plain: False, titled: True, placed: True, withdrawn: True}  # removed ones count
+    for paper, corrected in expected.items():
+        with django_assert_num_queries(1):
+            found, current = queries.paper_by_address(paper.slug)
+        assert (found, current) == (paper, True)
+        assert found.has_corrections is corrected is Correction.objects.of_paper(paper).exists()
+        paper.refresh_from_db()
+        assert (found.title, found.month, found.date) == (paper.title, paper.month, paper.date)
+    assert queries.paper_by_address(plain.slug)[0].author_names == ["First", "Ünïcode, Second", "Third"]
+    assert queries.paper_by_address(titled.slug)[0].author_names == []
 
 
 def test_repo_by_address_is_case_insensitive_and_on_github_unless_told():
@@ -228,14 +261,66 @@ def test_paper_page_groups_places_by_repository_with_no_repository_last():
     in_a = make_sample(paper=paper, repo=a, entry=beta, body=high)
     nowhere = make_sample(paper=paper, repo=None)
     make_sample(repo=a)  # another paper's place
-    page = queries.paper_page(paper)
-    assert [(repo, pks(samples)) for repo, samples in page.samples_by_repo] == [
-        (a, [in_a.pk]),
-        (b, pks([in_b[2], in_b[1], in_b[0]])),  # by entry name, then body
+    page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
+    assert [(repo and repo.full_name, pks(samples)) for repo, samples in page.samples_by_repo] == [
+        (a.full_name, [in_a.pk]),
+        (b.full_name, pks([in_b[2], in_b[1], in_b[0]])),  # by entry name, then body
         (None, [nowhere.pk]),
     ]
     assert page.figures == figures.paper_figures(paper)
     assert page.figures.samples.n_places == 5
+
+
+def test_paper_places_are_the_paper_s_samples_as_plain_rows(django_assert_num_queries):
+    paper = make_paper()
+    with_text, without_text = make_body(code="x = 1"), make_body(code="")
+    pointer_elsewhere = make_body(code="y = 2")
+    make_sample(body=pointer_elsewhere, inline_ok=True)  # another paper's place shows its text
+    gitlab = make_repo(host="gitlab.com", spdx="MIT")
+    made = [
+        make_sample(paper=paper, body=with_text, repo=gitlab, repo_kind="official", status="ran"),
+        make_sample(paper=paper, body=without_text, repo=None, inline_ok=True, behaviour_fingerprint=True),
+        make_sample(paper=paper, body=pointer_elsewhere, inline_ok=False, licence=None, path="a/b.py"),
+        make_sample(
+            paper=paper, body=make_body(code="z"), inline_ok=False, contract_check="ok", metamorphic_tier="t1"
+        ),
+    ]
+    with django_assert_num_queries(1):
+        places = {place.pk: place for place in queries.paper_places(paper)}
+    assert set(places) == set(pks(made))
+    for sample in Sample.objects.filter(paper=paper).with_code_links().select_related("repo", "entry"):
+        place = places[sample.pk]
+        assert place.code_shown is sample.code_shown, sample  # SHOWS_CODE, as the ORM states it
+        assert (place.entry_name, place.entry_slug, place.body_prefix) == (
+            sample.entry.name,
+            sample.entry.slug,
+            sample.body.sha256_prefix,
+        )
+        assert (place.repo and (place.repo.full_name, place.repo.host, place.repo.spdx)) == (
+            sample.repo and (sample.repo.full_name, sample.repo.host, sample.repo.spdx)
+        )
+        for name in (
+            "paper_id",
+            "body_id",
+            "repo_id",
+            "repo_kind",
+            "status",
+            "status_upstream",
+            "status_corrected",
+            "inline_ok",
+            "behaviour_fingerprint",
+            "path",
+            "file_url",
+            "verification_level",
+            "contract_check",
+            "metamorphic_tier",
+            "licence",
+        ):
+            assert getattr(place, name) == getattr(sample, name), name
+            assert type(getattr(place, name)) is type(getattr(sample, name)), name  # bools, not 0 / 1
+        assert figures.place_row(place) == figures.place_row(sample)
+        assert place.status_correction is None
+    assert [places[s.pk].code_shown for s in made] == [True, False, True, False]
 
 
 def test_paper_page_counts_its_figures_from_the_places_it_shows(django_assert_num_queries):
@@ -250,9 +335,10 @@ def test_paper_page_counts_its_figures_from_the_places_it_shows(django_assert_nu
     paper.methods_introduced.add(
         make_method(name="M", full_name="Full M"), make_method(name="N", full_name="")
     )
-    # authors, code links, the four topic lists in one, results, places, whether it has corrections:
-    # the figures add none (they were three aggregate queries), the topics one (they were four)
-    with django_assert_num_queries(6):
+    paper, _ = queries.paper_by_address(paper.slug)  # with its authors and whether it has corrections
+    # code links, the four topic lists in one, results, places: the figures add none (they were
+    # three aggregate queries), the topics one (they were four)
+    with django_assert_num_queries(4):
         page = queries.paper_page(paper)
     assert [(t.name, t.url) for t in page.topics["tasks"]] == [
         ("Alpha", "/task/a"),
@@ -289,9 +375,8 @@ def test_paper_page_lists_code_links_official_first_and_results_by_task_dataset_
     a_x_2 = make_result(paper=paper, leaderboard=board_a_x, model="model 2")
     a_x_1 = make_result(paper=paper, leaderboard=board_a_x, model="model 1")
     make_result(leaderboard=board_a_x)  # another paper's
-    page = queries.paper_page(paper)
-    shown = page.paper
-    assert [a.name for a in shown.authors.all()] == ["First", "Second"]
+    page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
+    assert page.paper.author_names == ["First", "Second"]
     assert [t.name for t in page.topics["tasks"]] == ["Anatomy", "Zoology"]
     # official, then not official, then not stated (mentioned in the paper first)
     assert pks(page.code_links) == pks(

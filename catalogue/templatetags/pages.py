@@ -1,5 +1,6 @@
 """Template helpers for the public pages: badges, labels, links and safe JSON-LD."""
 
+import html
 import json
 import re
 from calendar import month_name
@@ -32,6 +33,14 @@ _JSON_ESCAPES = {
     0x2029: "\\u2029",
 }
 _LICENCE_LABELS = {"NONE": "no licence", "NOASSERTION": "licence not asserted"}
+
+
+def _esc(value) -> str:
+    """``conditional_escape(value)``, the same text, without its lazy-string wrapper: most of its
+    cost where a list of places escapes a dozen values per row."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return html.escape(str(value))
 
 
 def status_explanation(status: str) -> str:
@@ -91,10 +100,9 @@ def link_label(url: str, what: str) -> str:
 @register.filter
 def body_link(sha: str) -> SafeString:
     """A code body's prefix, linked to every place the body appears."""
-    return format_html(
-        '<a class="mono" href="{}" title="Every place this body of code appears">{}</a>',
-        _url("code_body", str(sha)),
-        sha,
+    url = _esc(url_to("code_body", str(sha)))
+    return SafeString(
+        f'<a class="mono" href="{url}" title="Every place this body of code appears">{_esc(sha)}</a>'
     )
 
 
@@ -105,13 +113,16 @@ def code_link(sample) -> SafeString:
     there too, and says it may not show the code itself: the text is never on its row."""
     if not getattr(sample, "code_shown", False):
         return SafeString("")
-    url = _url("code_body", sample.body.sha256_prefix) + "#code"
-    if sample.inline_ok:
-        return format_html('<a class="code-link" href="{}">show code</a>', url)
-    return format_html(
-        '<a class="code-link" href="{}" title="This place may only point to its code; another place '
-        'of the same body may show it">shown at another place</a>',
-        url,
+    return _code_link(sample.body.sha256_prefix, sample.inline_ok)
+
+
+def _code_link(body_prefix: str, inline_ok: bool) -> SafeString:
+    url = _esc(url_to("code_body", body_prefix) + "#code")
+    if inline_ok:
+        return SafeString(f'<a class="code-link" href="{url}">show code</a>')
+    return SafeString(
+        f'<a class="code-link" href="{url}" title="This place may only point to its code; another place '
+        'of the same body may show it">shown at another place</a>'
     )
 
 
@@ -211,7 +222,7 @@ def status_values() -> list[str]:
 @register.filter
 def breakable(text) -> SafeString:
     """Escaped ``text`` with line-break opportunities after ``/``, ``_`` and ``.`` (long paths, names)."""
-    escaped = str(conditional_escape(text or ""))
+    escaped = _esc(text or "")
     for mark in ("/", "_", "."):
         escaped = escaped.replace(mark, mark + "<wbr>")
     return SafeString(escaped)
@@ -262,19 +273,18 @@ _MARK = "0segment0"
 
 
 @lru_cache(maxsize=32)
-def _around(name: str, script_prefix: str) -> tuple[str, str]:
-    head, tail = reverse(name, args=[_MARK]).split(_MARK)
-    return head, tail
+def _around(name: str, script_prefix: str, segments: int) -> tuple[str, ...]:
+    return tuple(reverse(name, args=[_MARK] * segments).split(_MARK))
 
 
-def _url(name: str, segment: str) -> str:
-    """``reverse(name, args=[segment])`` for a one-segment address: for a plain segment, the
-    address around it is reversed once (per script prefix) and the segment put in; a place list
-    reversed three addresses per row."""
-    if _PLAIN_SEGMENT.fullmatch(segment):
-        head, tail = _around(name, get_script_prefix())
-        return head + segment + tail
-    return reverse(name, args=[segment])
+def url_to(name: str, *segments: str) -> str:
+    """``reverse(name, args=segments)``: for plain segments, the address around them is reversed
+    once (per script prefix) and the segments put in; a place list reversed three addresses per
+    row, a paper's places one per repository."""
+    if all(_PLAIN_SEGMENT.fullmatch(segment) for segment in segments):
+        parts = _around(name, get_script_prefix(), len(segments))
+        return parts[0] + "".join(segment + part for segment, part in zip(segments, parts[1:], strict=True))
+    return reverse(name, args=segments)
 
 
 _POINTER_ONLY_BADGE = SafeString(
@@ -298,9 +308,8 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
     cells = ["\n      <tr>\n        "]
     if not hide_paper:
         month = f' <span class="muted">{esc(paper.month)}</span>' if paper.month else ""
-        cells.append(
-            f'<td><a href="{esc(_url("paper", paper.slug))}">{esc(paper.title or paper.slug)}</a>{month}</td>'
-        )
+        url = esc(url_to("paper", paper.slug))
+        cells.append(f'<td><a href="{url}">{esc(paper.title or paper.slug)}</a>{month}</td>')
     cells.append("\n        ")
     if not hide_entry:
         entry = s.entry
@@ -336,6 +345,74 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
     return "".join(cells)
 
 
+_PLACES_HEAD = (
+    '<thead><tr><th scope="col">Entry</th><th scope="col">Path</th><th scope="col">Status</th>'
+    '<th scope="col">Checks</th><th scope="col">Licence</th><th scope="col">Code body</th></tr></thead>'
+)
+
+
+@register.simple_tag
+def paper_place_groups(groups, paper_slug: str) -> SafeString:
+    """The paper page's places (catalogue/paper_detail.html): a heading and a table per repository
+    (``PaperPage.samples_by_repo``), a row per ``queries.PaperPlace``, written here rather than by
+    two nested ``{% for %}`` of the template, whose lookups and filter calls per group and per row
+    were most of the page's rendering (a paper has up to some 150 places in as many repositories).
+    The markup, whitespace included, is the loops' as they were; tests/test_pages.py compares."""
+    return SafeString("".join(_paper_place_group(repo, places, paper_slug) for repo, places in groups))
+
+
+def _paper_place_group(repo, places, paper_slug: str) -> str:
+    if repo:
+        name = _esc(repo.full_name)
+        heading = (
+            f'<a href="{_esc(repo_url(repo))}">{name}</a> '
+            f'<span class="muted small">licence {_esc(licence_label(repo.spdx))}</span>'
+        )
+    else:
+        name, heading = "no repository", "No repository"
+    count = len(places)
+    rows = "".join(_paper_place_row(place, paper_slug) for place in places)
+    return (
+        f'\n        <h3 class="repo-group">{heading} <span class="muted small">({count} sample'
+        f"{'' if count == 1 else 's'})</span></h3>\n"
+        '        <div class="table-scroll">\n        <table class="places">\n'
+        f'          <caption class="visually-hidden">Samples from {name}</caption>\n'
+        f"          {_PLACES_HEAD}\n          <tbody>\n          {rows}\n          </tbody>\n"
+        "        </table>\n        </div>\n      "
+    )
+
+
+def _paper_place_row(s, paper_slug: str) -> str:
+    esc = _esc
+    entry_url = esc(url_to("code_entry", s.entry_slug))
+    entry = f'<a class="mono" href="{entry_url}">{breakable(s.entry_name)}</a>'
+    if s.file_url:
+        link = esc(s.file_url)
+        path = f'<a class="mono path" href="{link}" rel="nofollow noopener">{breakable(s.path or "file")}</a>'
+    else:
+        path = f'<span class="mono path">{breakable(s.path or "—")}</span>'
+    status = status_badge(s.status)
+    if s.status_corrected:
+        status += f" {correction_note(s.status_correction, s.status_upstream, paper_slug)}"
+    checks = f'<span title="Verification level">level {esc(s.verification_level)}</span>'
+    if s.contract_check:
+        checks += f'<br><span title="Contract check">contract: {esc(s.contract_check)}</span>'
+    if s.metamorphic_tier:
+        checks += f'<br><span title="Metamorphic tier">metamorphic: {esc(s.metamorphic_tier)}</span>'
+    licence = esc(licence_label(s.licence)) + ("" if s.inline_ok else _POINTER_ONLY_BADGE)
+    code = _code_link(s.body_prefix, s.inline_ok) if s.code_shown else ""
+    return (
+        "\n            <tr>\n"
+        f"              <td>{entry}</td>\n"
+        f"              <td>{path}</td>\n"
+        f"              <td>{status}</td>\n"
+        f'              <td class="checks">{checks}</td>\n'
+        f"              <td>{licence}</td>\n"
+        f"              <td>{body_link(s.body_prefix)} {code}</td>\n"
+        "            </tr>\n          "
+    )
+
+
 @register.simple_tag(takes_context=True)
 def board_rows(context, results, metric_names, metric) -> SafeString:
     """The rows of a leaderboard's table (catalogue/leaderboard_detail.html), written here rather
@@ -354,7 +431,7 @@ def _board_row(context, counter, r, metric_names, metric) -> str:
 
     paper = r.paper
     if paper:
-        url = _url("paper", paper.slug)
+        url = url_to("paper", paper.slug)
         source = (
             f'<a href="{conditional_escape(url)}">{show(paper.title or paper.slug)}</a> '
             f'<span class="muted">{show(paper.month)}</span>'
