@@ -716,3 +716,23 @@ def test_search_page_without_words_finds_nothing(zebras):
     page = queries.search_page("!!!", SearchFilters())
     assert (page.items, page.total, page.pages) == ([], 0, 1)
     assert page.facets["kind"] == []
+
+
+def test_a_compiled_query_runs_its_queryset_with_the_value_put_in_and_refuses_an_ambiguous_marker(db):
+    from django.db import connection
+
+    from catalogue.models import Paper
+
+    a, b = make_paper(slug="alpha"), make_paper(slug="beta")
+    by_slug = queries.CompiledQuery(
+        lambda slug, alias: Paper.objects.filter(slug=slug).values_list("id"), "\x00"
+    )
+    for paper in (a, b):
+        with connection.cursor() as cursor:
+            cursor.execute(*by_slug.sql(connection.alias, paper.slug))
+            assert cursor.fetchall() == [(paper.pk,)]
+    twice = queries.CompiledQuery(
+        lambda slug, alias: Paper.objects.filter(slug=slug).exclude(title=slug).values_list("id"), "\x00"
+    )
+    with pytest.raises(ValueError, match="2 times"):
+        twice.sql(connection.alias, "alpha")
