@@ -13,7 +13,7 @@ from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import yesno
 from django.urls import get_script_prefix, reverse
 from django.utils import dateformat
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from catalogue import identities
@@ -303,7 +303,7 @@ def place_rows(places, hide_paper=False, hide_entry=False, hide_repo=False, hide
 
 
 def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
-    esc = conditional_escape
+    esc = _esc
     paper = s.paper
     cells = ["\n      <tr>\n        "]
     if not hide_paper:
@@ -433,7 +433,7 @@ def _board_row(context, counter, r, metric_names, metric) -> str:
     if paper:
         url = url_to("paper", paper.slug)
         source = (
-            f'<a href="{conditional_escape(url)}">{show(paper.title or paper.slug)}</a> '
+            f'<a href="{_esc(url)}">{show(paper.title or paper.slug)}</a> '
             f'<span class="muted">{show(paper.month)}</span>'
         )
     elif r.paper_url:
