@@ -69,20 +69,31 @@ class CompiledQuery:
         return sql, [*params[:at], value, *params[at + 1 :]]
 
 
-def _author_names_sql(vendor: str) -> str:
-    """A paper's author names in order as a JSON array, correlated on ``catalogue_paper.id``."""
-    authors = "FROM catalogue_author a WHERE a.paper_id = catalogue_paper.id"
+def json_list_sql(vendor: str, value: str, source: str, order: str) -> str:
+    """A subquery: ``value`` of each row of ``source`` (``FROM … WHERE …``, correlated as it
+    likes) in ``order``, as a JSON array ('[]' for none), written as each database writes it.
+    Read the result with :func:`from_json`."""
     if vendor == "postgresql":
-        return f"SELECT COALESCE(json_agg(a.name ORDER BY a.position), '[]') {authors}"
+        return f"(SELECT COALESCE(json_agg({value} ORDER BY {order}), '[]') {source})"
     # SQLite's json_group_array keeps its subquery's order
-    return f"SELECT json_group_array(name) FROM (SELECT a.name {authors} ORDER BY a.position)"
+    return f"(SELECT json_group_array(v) FROM (SELECT {value} AS v {source} ORDER BY {order}))"
+
+
+def from_json(value):
+    return json.loads(value) if isinstance(value, str) else value  # SQLite: text; psycopg: decoded
+
+
+def author_names_sql(vendor: str, paper_id: str) -> str:
+    """The names of the authors of the paper whose id is ``paper_id`` (a column), in order."""
+    authors = f"FROM catalogue_author a WHERE a.paper_id = {paper_id}"
+    return json_list_sql(vendor, "a.name", authors, "a.position")
 
 
 _PAPER_AT = CompiledQuery(
     lambda slug, alias: (
         Paper.objects.filter(slug=slug)
         .annotate(
-            author_names=RawSQL(_author_names_sql(connections[alias].vendor), []),
+            author_names=RawSQL(author_names_sql(connections[alias].vendor, "catalogue_paper.id"), []),
             has_corrections=Exists(Correction.objects.of_paper(OuterRef("pk"))),  # the history's rule
         )
         .order_by()[:1]
@@ -103,7 +114,7 @@ def paper_by_address(slug: str) -> tuple[Paper, bool]:
     """
     alias = router.db_for_read(Paper)
     for paper in Paper.objects.using(alias).raw(*_PAPER_AT.sql(alias, slug)):
-        paper.author_names = _json(paper.author_names)
+        paper.author_names = from_json(paper.author_names)
         paper.has_corrections = bool(paper.has_corrections)  # SQLite gives 0 / 1
         return paper, True
     old = PaperSlug.objects.select_related("paper").filter(slug=slug).first()
@@ -300,10 +311,6 @@ def _flag(value) -> bool | None:
     return None if value is None else bool(value)  # SQLite gives 0 / 1
 
 
-def _json(value):
-    return json.loads(value) if isinstance(value, str) else value
-
-
 def _page_db(paper: Paper):
     return connections[paper._state.db or router.db_for_read(Paper)]  # where the paper was read
 
@@ -330,7 +337,7 @@ def paper_results(paper: Paper) -> list[ResultRow]:
                 model=model,
                 rank_in_archive_order=rank,
                 of=of,
-                metrics=_json(metrics),
+                metrics=from_json(metrics),
                 uses_additional_data=_flag(extra),
             )
             for pk, slug, task, dataset, model, rank, of, metrics, extra in cursor.fetchall()

@@ -5,7 +5,6 @@ queries whatever its size (serializers never query). Orders end on a unique colu
 never overlap.
 """
 
-import json
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -41,6 +40,7 @@ from catalogue.models import (
     Sample,
     Task,
 )
+from catalogue.queries import author_names_sql, from_json, json_list_sql
 
 
 def _authors_in_order() -> Prefetch:
@@ -131,26 +131,16 @@ def _detail_sql(vendor: str) -> str:
     authors' names in order, its other slugs in order and its places' figure fields."""
     columns = ", ".join(f"p.{Paper._meta.get_field(name).column}" for name in _ROW_FIELDS)
     place = ", ".join(f"x.{Sample._meta.get_field(name).column}" for name in _PLACE_FIELDS)
-    authors = "FROM catalogue_author a WHERE a.paper_id = p.id"
     aliases = "FROM catalogue_paperslug s WHERE s.paper_id = p.id AND s.slug <> p.slug"
     places = "FROM catalogue_sample x WHERE x.paper_id = p.id"
     if vendor == "postgresql":
-        lists = (
-            f"(SELECT COALESCE(json_agg(a.name ORDER BY a.position), '[]') {authors}), "
-            f"(SELECT COALESCE(json_agg(s.slug ORDER BY s.slug), '[]') {aliases}), "
-            f"(SELECT COALESCE(json_agg(json_build_array({place})), '[]') {places})"
-        )
-    else:  # SQLite's json_group_array keeps its subquery's order
-        lists = (
-            f"(SELECT json_group_array(name) FROM (SELECT a.name {authors} ORDER BY a.position)), "
-            f"(SELECT json_group_array(slug) FROM (SELECT s.slug {aliases} ORDER BY s.slug)), "
-            f"(SELECT json_group_array(json_array({place})) {places})"
-        )
+        place_list = f"(SELECT COALESCE(json_agg(json_build_array({place})), '[]') {places})"
+    else:  # a row's json_array keeps its JSON type only outside a subquery: no ORDER BY here
+        place_list = f"(SELECT json_group_array(json_array({place})) {places})"
+    lists = ", ".join(
+        [author_names_sql(vendor, "p.id"), json_list_sql(vendor, "s.slug", aliases, "s.slug"), place_list]
+    )
     return f"SELECT p.id, {columns}, {lists} FROM catalogue_paper p WHERE p.id = ({_PAPER_ID})"
-
-
-def _json(value):
-    return json.loads(value) if isinstance(value, str) else value  # SQLite: text; psycopg: decoded
 
 
 def paper_detail(paper_id: str) -> PaperRow:
@@ -162,11 +152,11 @@ def paper_detail(paper_id: str) -> PaperRow:
     if found is None:
         raise _no_paper(paper_id)
     pk, *values, authors, aliases, places = found
-    row = PaperRow(pk, *values, _json(authors), _json(aliases))
+    row = PaperRow(pk, *values, from_json(authors), from_json(aliases))
     if isinstance(row.date, str):  # SQLite's raw cursor: no converters
         row.date = date.fromisoformat(row.date)
     row.title_corrected = bool(row.title_corrected)
-    row.places = [dict(zip(_PLACE_FIELDS, place, strict=True)) for place in _json(places)]
+    row.places = [dict(zip(_PLACE_FIELDS, place, strict=True)) for place in from_json(places)]
     return row
 
 
