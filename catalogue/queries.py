@@ -440,7 +440,7 @@ _PLACE_COLUMNS = (
     *("entry__name", "entry__slug", "body__sha256_prefix", "code_shown"),
     *("repo__owner", "repo__name", "repo__host", "repo__spdx", "repo__reach_status"),
 )
-_PLACE_FIELDS = len(_PLACE_COLUMNS) - 5  # the PaperPlace fields before ``repo``
+_BEFORE_REPO = len(_PLACE_COLUMNS) - 5  # the PaperPlace fields before ``repo``
 _PAPER_PLACES = CompiledQuery(
     lambda paper_id, alias: (
         Sample.objects.filter(paper_id=paper_id)
@@ -464,9 +464,9 @@ def paper_places(paper: Paper) -> list[PaperPlace]:
     for row in rows:
         repo = None
         if row[3] is not None:  # repo_id
-            owner, name, host, spdx, reach = row[_PLACE_FIELDS:]
+            owner, name, host, spdx, reach = row[_BEFORE_REPO:]
             repo = RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach)
-        place = PaperPlace(*row[:_PLACE_FIELDS], repo=repo)
+        place = PaperPlace(*row[:_BEFORE_REPO], repo=repo)
         place.code_shown = bool(place.code_shown)  # SQLite: an expression's truth is 0 / 1
         places.append(place)
     attach_status_corrections(places)  # no query unless a place's status is corrected
