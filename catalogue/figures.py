@@ -35,7 +35,8 @@ from catalogue.models import CodeEntry, Paper, Repo, Sample, Status
 
 @dataclass(frozen=True)
 class Condition:
-    """A place passes when its ``field`` holds one of ``values()`` (called each time: never stale)."""
+    """A place passes when its ``field`` holds one of ``values()`` (read each time a figure is
+    computed: never stale)."""
 
     field: str
     values: Callable[[], Iterable]
@@ -46,8 +47,10 @@ class Condition:
     def sql(self, alias: str) -> str:
         return f"{alias}.{self.field} IN ({', '.join(_literal(v) for v in self.values())})"
 
-    def test(self, place: Mapping) -> bool:
-        return place[self.field] in tuple(self.values())
+    def tester(self) -> Callable[[Mapping], bool]:
+        """Whether a place passes, with ``values()`` read once, now: for one pass over many places."""
+        field, values = self.field, tuple(self.values())
+        return lambda place: place[field] in values
 
 
 RAN = Condition("status", lambda: Status.ran_values())  # looked up each time, never bound early
@@ -151,11 +154,13 @@ def compute(places: Iterable[Mapping], figures: dict | None = None) -> dict[str,
     for name, figure in figures.items():
         if isinstance(figure, Count):
             # A generator, not a list: a document's places can be a million (loader.streaming).
-            passing = (p for p in places if figure.where is None or figure.where.test(p))
+            # Each condition's values are read once per figure, not once per place.
+            passing = places if figure.where is None else filter(figure.where.tester(), places)
             if figure.unit == "place":
                 values[name] = sum(1 for _ in passing)
             else:
-                values[name] = len({p[figure.unit] for p in passing if p[figure.unit] is not None})
+                unit = figure.unit
+                values[name] = len({p[unit] for p in passing if p[unit] is not None})
     for name, figure in figures.items():
         if isinstance(figure, Sum):
             values[name] = sum(values[part] for part in figure.parts())
