@@ -950,11 +950,14 @@ def test_place_rows_write_what_the_template_loop_wrote(loaded_seeds, hidden):
     ).render(Context({"places": []}))
 
 
-@pytest.mark.parametrize("script_prefix", ["/", "/mounted/"])
+@pytest.mark.parametrize("script_prefix", ["/", "/mounted/", "/a&b'c/"])
 def test_place_row_addresses_are_what_reverse_gives(script_prefix):
+    """``url_to`` is ``reverse``, and ``href_to`` its escaped text, under any script prefix
+    (one that HTML escaping changes too)."""
     from django.urls import get_script_prefix, reverse, set_script_prefix
+    from django.utils.html import conditional_escape
 
-    from catalogue.templatetags.pages import url_to
+    from catalogue.templatetags.pages import href_to, url_to
 
     before = get_script_prefix()
     set_script_prefix(script_prefix)
@@ -962,10 +965,14 @@ def test_place_row_addresses_are_what_reverse_gives(script_prefix):
         segments = ("gpipe-1", "a.b_c~d", "0123abcdef", "with space", "ünï", "a%2Fb", "x?y#z", "a&b", "..")
         for name in ("paper", "code_entry", "code_body"):
             for segment in segments:
-                assert url_to(name, segment) == reverse(name, args=[segment]), (name, segment)
+                url = reverse(name, args=[segment])
+                assert url_to(name, segment) == url, (name, segment)
+                assert href_to(name, segment) == conditional_escape(url), (name, segment)
         for owner in segments:  # a repository's page: two segments
             for repo in ("torchgpipe", owner[::-1]):
-                assert url_to("repo", owner, repo) == reverse("repo", args=[owner, repo]), (owner, repo)
+                url = reverse("repo", args=[owner, repo])
+                assert url_to("repo", owner, repo) == url, (owner, repo)
+                assert href_to("repo", owner, repo) == conditional_escape(url), (owner, repo)
     finally:
         set_script_prefix(before)
 

@@ -100,7 +100,7 @@ def link_label(url: str, what: str) -> str:
 @register.filter
 def body_link(sha: str) -> SafeString:
     """A code body's prefix, linked to every place the body appears."""
-    url = _esc(url_to("code_body", str(sha)))
+    url = href_to("code_body", str(sha))
     return SafeString(
         f'<a class="mono" href="{url}" title="Every place this body of code appears">{_esc(sha)}</a>'
     )
@@ -117,7 +117,7 @@ def code_link(sample) -> SafeString:
 
 
 def _code_link(body_prefix: str, inline_ok: bool) -> SafeString:
-    url = _esc(url_to("code_body", body_prefix) + "#code")
+    url = href_to("code_body", body_prefix) + "#code"
     if inline_ok:
         return SafeString(f'<a class="code-link" href="{url}">show code</a>')
     return SafeString(
@@ -272,19 +272,34 @@ _PLAIN_SEGMENT = re.compile(r"[A-Za-z0-9_.~-]+")
 _MARK = "0segment0"
 
 
-@lru_cache(maxsize=32)
-def _around(name: str, script_prefix: str, segments: int) -> tuple[str, ...]:
-    return tuple(reverse(name, args=[_MARK] * segments).split(_MARK))
+@lru_cache(maxsize=64)
+def _around(name: str, script_prefix: str, segments: int, escaped: bool) -> tuple[str, ...]:
+    parts = reverse(name, args=[_MARK] * segments).split(_MARK)
+    return tuple(_esc(part) for part in parts) if escaped else tuple(parts)
+
+
+def _address(name: str, segments: tuple[str, ...], escaped: bool) -> str:
+    if all(map(_PLAIN_SEGMENT.fullmatch, segments)):
+        parts = _around(name, get_script_prefix(), len(segments), escaped)
+        url = parts[0]
+        for segment, part in zip(segments, parts[1:], strict=True):
+            url += segment + part  # a plain segment needs no escaping either
+        return url
+    url = reverse(name, args=segments)
+    return _esc(url) if escaped else url
 
 
 def url_to(name: str, *segments: str) -> str:
     """``reverse(name, args=segments)``: for plain segments, the address around them is reversed
     once (per script prefix) and the segments put in; a place list reversed three addresses per
     row, a paper's places one per repository."""
-    if all(_PLAIN_SEGMENT.fullmatch(segment) for segment in segments):
-        parts = _around(name, get_script_prefix(), len(segments))
-        return parts[0] + "".join(segment + part for segment, part in zip(segments, parts[1:], strict=True))
-    return reverse(name, args=segments)
+    return _address(name, segments, False)
+
+
+def href_to(name: str, *segments: str) -> str:
+    """``_esc(url_to(name, *segments))``, for an attribute: for plain segments, the address
+    around them is escaped once too (a paper's list of places wrote three per row)."""
+    return _address(name, segments, True)
 
 
 _POINTER_ONLY_BADGE = SafeString(
@@ -308,7 +323,7 @@ def _place_row(s, hide_paper, hide_entry, hide_repo, hide_body) -> str:
     cells = ["\n      <tr>\n        "]
     if not hide_paper:
         month = f' <span class="muted">{esc(paper.month)}</span>' if paper.month else ""
-        url = esc(url_to("paper", paper.slug))
+        url = href_to("paper", paper.slug)
         cells.append(f'<td><a href="{url}">{esc(paper.title or paper.slug)}</a>{month}</td>')
     cells.append("\n        ")
     if not hide_entry:
@@ -384,7 +399,7 @@ def _paper_place_group(repo, places, paper_slug: str) -> str:
 
 def _paper_place_row(s, paper_slug: str) -> str:
     esc = _esc
-    entry_url = esc(url_to("code_entry", s.entry_slug))
+    entry_url = href_to("code_entry", s.entry_slug)
     entry = f'<a class="mono" href="{entry_url}">{breakable(s.entry_name)}</a>'
     if s.file_url:
         link = esc(s.file_url)
