@@ -90,6 +90,59 @@ def test_every_form_of_the_dumps_loads_into_the_same_catalogue(tmp_path):
     assert m.Result.objects.count() == 8
 
 
+def test_parquet_typed_values_are_read_as_json_has_them_at_any_depth(tmp_path):
+    """Real shards may type what the JSON dumps write as text: dates, decimals, bytes, maps.
+    Each is read as JSON's value, at the top of a record and inside its lists and objects;
+    JSON's own values (text, numbers, booleans, nulls) pass as they are, types kept."""
+    import datetime as dt
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from catalogue.loader.archive import Dump, records
+
+    day, moment = dt.date(2019, 5, 28), dt.datetime(2019, 5, 28, 13, 45, 7)
+    table = pa.table(
+        {
+            "date": pa.array([day], pa.date32()),
+            "at": pa.array([moment], pa.timestamp("s")),
+            "score": pa.array([Decimal("84.40")], pa.decimal128(5, 2)),
+            "raw": pa.array([b"caf\xc3\xa9 \xff"], pa.binary()),
+            "extra": pa.array([[("top1", Decimal("0.50"))]], pa.map_(pa.string(), pa.decimal128(3, 2))),
+            "dates": pa.array([[day, None]], pa.list_(pa.date32())),
+            "nested": pa.array(
+                [{"when": day, "n": 3, "ok": True, "x": 0.25, "none": None, "words": ["a", "b"]}],
+                pa.struct(
+                    [
+                        ("when", pa.date32()),
+                        ("n", pa.int64()),
+                        ("ok", pa.bool_()),
+                        ("x", pa.float64()),
+                        ("none", pa.string()),
+                        ("words", pa.list_(pa.string())),
+                    ]
+                ),
+            ),
+        }
+    )
+    path = tmp_path / "shard.parquet"
+    pq.write_table(table, path)
+    (record,) = records(Dump("papers", (path,)))
+    assert record == {
+        "date": "2019-05-28",
+        "at": "2019-05-28T13:45:07",
+        "score": 84.4,
+        "raw": "café \ufffd",
+        "extra": {"top1": 0.5},
+        "dates": ["2019-05-28", None],
+        "nested": {"when": "2019-05-28", "n": 3, "ok": True, "x": 0.25, "none": None, "words": ["a", "b"]},
+    }
+    kinds = {k: type(v) for k, v in record["nested"].items()}
+    assert kinds == {"when": str, "n": int, "ok": bool, "x": float, "none": type(None), "words": list}
+    assert type(record["score"]) is float and type(record["extra"]["top1"]) is float
+
+
 def test_a_gzip_stream_under_a_json_name_is_read_as_gzip(tmp_path):
     folder = dumps(tmp_path, "json.gz")
     target = tmp_path / "renamed"
