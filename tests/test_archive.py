@@ -102,11 +102,11 @@ def test_parquet_typed_values_are_read_as_json_has_them_at_any_depth(tmp_path):
 
     from catalogue.loader.archive import Dump, records
 
-    day, moment = dt.date(2019, 5, 28), dt.datetime(2019, 5, 28, 13, 45, 7)
+    day, moment = dt.date(2019, 5, 28), dt.datetime(2019, 5, 28, 13, 45, 7, tzinfo=dt.UTC)
     table = pa.table(
         {
             "date": pa.array([day], pa.date32()),
-            "at": pa.array([moment], pa.timestamp("s")),
+            "at": pa.array([moment], pa.timestamp("s", tz="UTC")),
             "score": pa.array([Decimal("84.40")], pa.decimal128(5, 2)),
             "raw": pa.array([b"caf\xc3\xa9 \xff"], pa.binary()),
             "extra": pa.array([[("top1", Decimal("0.50"))]], pa.map_(pa.string(), pa.decimal128(3, 2))),
@@ -131,7 +131,7 @@ def test_parquet_typed_values_are_read_as_json_has_them_at_any_depth(tmp_path):
     (record,) = records(Dump("papers", (path,)))
     assert record == {
         "date": "2019-05-28",
-        "at": "2019-05-28T13:45:07",
+        "at": "2019-05-28T13:45:07+00:00",
         "score": 84.4,
         "raw": "café \ufffd",
         "extra": {"top1": 0.5},
@@ -140,7 +140,8 @@ def test_parquet_typed_values_are_read_as_json_has_them_at_any_depth(tmp_path):
     }
     kinds = {k: type(v) for k, v in record["nested"].items()}
     assert kinds == {"when": str, "n": int, "ok": bool, "x": float, "none": type(None), "words": list}
-    assert type(record["score"]) is float and type(record["extra"]["top1"]) is float
+    assert type(record["score"]) is float
+    assert type(record["extra"]["top1"]) is float
 
 
 def test_a_gzip_stream_under_a_json_name_is_read_as_gzip(tmp_path):
