@@ -427,6 +427,24 @@ def test_a_dump_that_is_not_a_list_or_breaks_part_way_is_refused_and_skipped_who
     assert not m.SourceDocument.objects.filter(url="archive:datasets-broken").exists()
 
 
+def test_a_clash_on_a_dump_s_first_record_skips_that_record_not_the_dump(tmp_path):
+    """Units are numbered from 1 in a dump: 0 is a whole document, and --keep-going skips those whole."""
+
+    def paper(arxiv_id, slug):
+        return {"paper_url": f"{archive_dumps.PWC}/paper/{slug}", "arxiv_id": arxiv_id, "title": slug}
+
+    papers = [
+        paper("2001.00001", "shared-slug"),
+        paper("2001.00002", "shared-slug"),
+        paper("2001.00003", "own"),
+    ]
+    archive_dumps.write(tmp_path, "json", {"papers-with-abstracts": papers})
+    _out, err = load(tmp_path / "papers-with-abstracts.json", keep_going=True)
+    assert "/paper/shared-slug is given to 2 papers (2001.00001, 2001.00002)" in err
+    assert list(m.Paper.objects.values_list("arxiv_id", flat=True)) == ["2001.00003"]
+    assert m.SourceDocument.objects.filter(url="archive:papers-with-abstracts").exists()
+
+
 def test_the_load_record_names_each_dump_with_its_checksum(tmp_path):
     load(dumps(tmp_path, "parquet"))
     (run,) = m.LoadRun.objects.all()

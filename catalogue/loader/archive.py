@@ -224,7 +224,8 @@ def _jsonable(value):
 class _Context:
     stamp: str
     source: dict  # what a paper's ``source`` says of the dump
-    units: Iterator[int]  # a number for each unit --keep-going may skip (a record, a table)
+    # A number for each unit --keep-going may skip (a record, a table), from 1: 0 is a whole document.
+    units: Iterator[int]
 
     def unit(self) -> int:
         return next(self.units)
@@ -236,7 +237,7 @@ def read(dump: Dump, sha256: str) -> Iterator[Parsed]:
     stamp = make_stamp(read_at, sha256)
     kind = KINDS[dump.kind]
     reader = _READERS[dump.kind]
-    ctx = _Context(stamp, _source(dump), itertools.count())
+    ctx = _Context(stamp, _source(dump), itertools.count(1))
     out = Parsed(url=dump.url, kind=kind, stamp=stamp, file=dump.name)
     out.add(
         "document",
