@@ -328,7 +328,10 @@ def _parquet(folder: Path, records: list) -> Path:
     data.mkdir(parents=True, exist_ok=True)
     half = (len(records) + 1) // 2
     for i, part in enumerate((records[:half], records[half:])):
-        table = pa.Table.from_pylist([_flat(r) for r in part] or [{}])
+        rows = [_flat(r) for r in part] or [{}]
+        # Every field any record has (``from_pylist`` takes the first record's fields only).
+        fields = dict.fromkeys(key for row in rows for key in row)
+        table = pa.Table.from_pydict({key: [row.get(key) for row in rows] for key in fields})
         pq.write_table(table, data / f"train-{i:05d}-of-00002.parquet", row_group_size=2)
     return folder
 
