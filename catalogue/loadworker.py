@@ -27,12 +27,32 @@ def start(root: str, known_sorted, limit: int | None) -> None:
     from catalogue.loader.reading import KnownDocuments
 
     _snapshot, _known, _limit = Snapshot(root=root, names=[]), KnownDocuments(known_sorted), limit
+    from catalogue.loader.archive import use_system_allocator
+
+    use_system_allocator()
 
 
 def read_chunk(names, vendor):
     from catalogue.loader.reading import read_one
 
     return [read_one(_snapshot, name, _known, vendor, _limit) for name in names]
+
+
+def read_dump_part(dump, sha, part, vendor):
+    """A part of an archive dump (``archive.parts``), as results of a batch of records each; a
+    failure ends them, as a result that carries the error."""
+    from catalogue.loader import archive, staging
+    from catalogue.loader.documents import SnapshotError
+    from catalogue.loader.reading import ReadResult
+
+    out = []
+    try:
+        for parsed in archive.read(dump, sha, part):
+            tuples = staging.as_tuples(parsed.rows, vendor)
+            out.append(ReadResult(None, tuples, parsed.warnings, name=dump.name))
+    except SnapshotError as exc:
+        out.append(ReadResult(None, error=exc, name=dump.name))
+    return out
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h

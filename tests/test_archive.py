@@ -445,6 +445,83 @@ def test_a_clash_on_a_dump_s_first_record_skips_that_record_not_the_dump(tmp_pat
     assert m.SourceDocument.objects.filter(url="archive:papers-with-abstracts").exists()
 
 
+# --- reading a dump in parts ---------------------------------------------------------------
+
+
+def _content() -> dict:
+    """Every row but where it came from (the file's name, checksum, stamp)."""
+    return {
+        model: [row for row in state if "sha256" not in row]
+        for model, state in catalogue_state(exclude=PROVENANCE).items()
+    }
+
+
+@pytest.fixture
+def small_parts(monkeypatch):
+    """A part per row group (of 2 records: ``archive_dumps``), and a pool for any dump."""
+    from catalogue.loader import archive, reading
+
+    monkeypatch.setattr(archive, "PART_RECORDS", 1)
+    monkeypatch.setattr(reading, "PARALLEL_FROM_RECORDS", 0)
+
+
+def test_dumps_read_in_parts_by_a_pool_load_what_one_process_loads(tmp_path, small_parts):
+    """A dump read whole (JSON) and in parts by two processes (Parquet): one catalogue, one report.
+    GPipe is in it twice, under a second slug in a later part with other authors and tasks: a
+    paper's lists are its winning record's, found by its number, which a part must not start again."""
+    from catalogue.loader import archive, load_paths
+
+    again = {
+        **archive_dumps.PAPERS[0],
+        "paper_url": f"{archive_dumps.PWC}/paper/gpipe-2",
+        "authors": ["One", "Two", "Three", "Four"],
+        "tasks": ["Another Task"],
+    }
+    records = {**archive_dumps.DUMPS, "papers-with-abstracts": [*archive_dumps.PAPERS, again]}
+    archive_dumps.write(tmp_path / "json", "json", records)
+    archive_dumps.write(tmp_path / "parquet", "parquet", records)
+    # Two shards of 3 records in row groups of 2 and 1 (``archive_dumps``); from PART_RECORDS 1,
+    # a group of 2 is read in slices of a record, a group of 1 whole.
+    papers = archive.parts(archive.open_dump(str(tmp_path / "parquet"), "papers-with-abstracts"))
+    expected = [(0, (0, 1), (0, 1)), (1, (0, 1), (1, 2)), (2, (1, 2), None)]
+    assert [(p.first, p.groups, p.rows) for p in papers] == [
+        *expected,
+        *((f + 3, g, r) for f, g, r in expected),
+    ]
+    whole = load_paths([tmp_path / "json"], workers=0)
+    state = _content()
+    wipe()
+    in_parts = load_paths([tmp_path / "parquet"], workers=2)
+    assert _content() == state
+    assert [str(w) for w in in_parts.warnings] == [str(w).replace(".json", "") for w in whole.warnings]
+    assert in_parts.file_counts == whole.file_counts == {"loaded": len(archive_dumps.DUMPS)}
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_dump_that_breaks_in_a_later_part_is_skipped_whole(tmp_path, small_parts, workers, monkeypatch):
+    """Its first parts were staged (by a worker, or here) before the break: none of them is kept."""
+    import pyarrow.parquet as pq
+
+    monkeypatch.setenv("LOAD_WORKERS", str(workers))
+    folder = dumps(tmp_path, "parquet")
+    shard = folder / "papers-with-abstracts" / "data" / "train-00001-of-00002.parquet"
+    column = pq.read_metadata(shard).row_group(0).column(0)  # the footer stays readable
+    start, size = column.dictionary_page_offset or column.data_page_offset, column.total_compressed_size
+    data = bytearray(shard.read_bytes())
+    data[start : start + size] = b"\xff" * size
+    shard.write_bytes(bytes(data))
+    with pytest.raises(
+        CommandError, match=r"papers-with-abstracts: train-00001-of-00002.parquet: not a Parquet"
+    ):
+        load(folder)
+    assert not m.Paper.objects.exists()
+    _out, err = load(folder, keep_going=True)
+    assert "skipped: papers-with-abstracts: train-00001-of-00002.parquet: not a Parquet file" in err
+    assert not m.SourceDocument.objects.filter(url="archive:papers-with-abstracts").exists()
+    assert not m.Author.objects.exists()  # every author is in the papers dump only
+    assert m.CodeLink.objects.exists()  # the other dumps loaded
+
+
 def test_the_load_record_names_each_dump_with_its_checksum(tmp_path):
     load(dumps(tmp_path, "parquet"))
     (run,) = m.LoadRun.objects.all()
@@ -600,8 +677,8 @@ def test_gzip_dumps_are_read_in_chunks_not_whole(tmp_path, monkeypatch):
     batches = []
     original = archive.read
 
-    def counting(dump, sha):
-        for parsed in original(dump, sha):
+    def counting(dump, sha, part=archive.WHOLE):
+        for parsed in original(dump, sha, part):
             batches.append(dump.name)
             yield parsed
 
@@ -610,3 +687,18 @@ def test_gzip_dumps_are_read_in_chunks_not_whole(tmp_path, monkeypatch):
     assert batches.count("papers-with-abstracts.json.gz") == 3  # 5 records, 2 a batch
     with gzip.open(tmp_path / "json.gz" / "papers-with-abstracts.json.gz") as handle:
         assert len(json.load(handle)) == 5
+
+
+def test_a_dump_of_large_records_is_batched_by_rows_too(tmp_path, monkeypatch):
+    """An evaluation-tables record is a whole task: batches are cut by the rows they hold as well."""
+    from catalogue.loader import archive
+
+    monkeypatch.setattr(archive, "BATCH_ROWS", 10)
+    monkeypatch.setattr(archive, "BATCH_CHECK", 1)
+    folder = dumps(tmp_path, "json")
+    dump = archive.open_dump(str(folder), "evaluation-tables.json")
+    batches = list(archive.read(dump, archive.checksum(dump)))
+    sizes = [sum(map(len, batch.rows.values())) for batch in batches]
+    assert len(batches) == len(archive_dumps.DUMPS["evaluation-tables"]) + 1  # a record each, then none
+    assert all(size >= 10 for size in sizes[:-2])
+    assert sizes[-1] == 0

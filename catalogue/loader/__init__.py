@@ -184,9 +184,12 @@ def _load(
         )
         # Closed here, by this thread, also when a bad file stops the load: left to the garbage
         # collector, the reading pool's shutdown could run in the pool's own thread and fail to join it.
-        with contextlib.closing(read_all(snapshot, known, stage, workers, max_file_bytes)) as files:
+        with (
+            contextlib.closing(read_all(snapshot, known, stage, workers, max_file_bytes)) as files,
+            contextlib.closing(read_dumps(snapshot, known, stage, workers)) as dumps,
+        ):
             done = 0
-            for read in itertools.chain(files, read_dumps(snapshot, known, stage)):
+            for read in itertools.chain(files, dumps):
                 if read.error and not keep_going:
                     # The file that stopped the load ends the failed run's list of files.
                     outcome = read.outcome

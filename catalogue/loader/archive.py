@@ -52,6 +52,11 @@ KINDS = dict(
     )
 )
 BATCH_RECORDS = 2000
+# ... or fewer, once a batch holds this many rows (counted every BATCH_CHECK records): a record of
+# ``evaluation-tables`` is a task with all its tables and results. By records alone, the main
+# process held 235 MB after the 576,000-paper evaluation tables, and 154 MB with batches of 50.
+BATCH_ROWS = 20_000
+BATCH_CHECK = 16
 _DATE_IN_NAME = re.compile(r"[-_](\d{4})-?(\d{2})-?(\d{2})$")
 ARCHIVE_ABOUT = {
     "source": "Papers with Code archive (pwc-archive dumps)",
@@ -127,13 +132,79 @@ def checksum(dump: Dump) -> str:
 # --- records ------------------------------------------------------------------------------
 
 
-def records(dump: Dump) -> Iterator[object]:
-    """Every record of the dump, streamed."""
+def records(dump: Dump, part: Part | None = None) -> Iterator[object]:
+    """Every record of the dump (or of ``part`` of it), streamed."""
+    if part is not None and part.file is not None:
+        yield from _parquet_records(dump, part.file, part.groups, part.rows)
+        return
     for path in dump.files:
         if path.suffix == ".parquet":
             yield from _parquet_records(dump, path)
         else:
             yield from _json_records(dump, path)
+
+
+# --- parts --------------------------------------------------------------------------------
+
+# Dumps whose records are one unit each (a paper; a code link), whose unit is the record's own
+# number: such a dump in Parquet can be read in parts by several reading processes at once
+# (``reading.read_dumps``) and still give the same rows.
+BY_RECORD = frozenset({"papers-with-abstracts", "links-between-papers-and-code"})
+# About this many records a part: worth a round trip to a reading process, and few enough that
+# the rows waiting to be written stay small (1,000 papers: about 1 MB pickled).
+PART_RECORDS = 1000
+
+
+@dataclass(frozen=True)
+class Part:
+    """A run of a dump's records read apart from the rest: of the Parquet ``file``, row groups
+    ``groups`` (first, end), of which records ``rows`` (start, end) when it is one large group;
+    ``file`` None is the whole dump. ``first`` numbers its first record within the dump; the
+    first part also gives the dump's own row."""
+
+    first: int = 0
+    file: Path | None = None
+    groups: tuple[int, int] | None = None
+    rows: tuple[int, int] | None = None
+
+
+WHOLE = Part()
+
+
+def parts(dump: Dump) -> list[Part]:
+    """How the dump can be read: in parts (a Parquet dump of ``BY_RECORD`` records), else whole.
+    Reads only the Parquet footers."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if dump.kind not in BY_RECORD or any(path.suffix != ".parquet" for path in dump.files):
+        return [WHOLE]
+    out, first = [], 0
+    for path in dump.files:
+        try:
+            meta = pq.read_metadata(path)
+        except (pa.ArrowException, OSError) as exc:
+            raise SnapshotError(
+                dump.name, path.name if len(dump.files) > 1 else "", f"not a Parquet file ({exc})"
+            ) from None
+        start, held = 0, 0
+        for group in range(meta.num_row_groups):
+            size = meta.row_group(group).num_rows
+            if size >= 2 * PART_RECORDS:  # a large group: in slices
+                if held:
+                    out.append(Part(first, path, (start, group)))
+                    first += held
+                for at in range(0, size, PART_RECORDS):
+                    end = min(at + PART_RECORDS, size)
+                    out.append(Part(first, path, (group, group + 1), (at, end)))
+                    first += end - at
+                start, held = group + 1, 0
+                continue
+            held += size
+            if held >= PART_RECORDS or group == meta.num_row_groups - 1:
+                out.append(Part(first, path, (start, group + 1)))
+                first, start, held = first + held, group + 1, 0
+    return out or [WHOLE]
 
 
 def _json_records(dump: Dump, path: Path) -> Iterator[object]:
@@ -177,15 +248,43 @@ class _Prefixed:
         return self.stream.read(size)
 
 
-def _parquet_records(dump: Dump, path: Path) -> Iterator[dict]:
+# Parquet records are turned into Python this many at a time, not a row group at once: a reading
+# process peaked 25 MB lower on the 576,000-paper dumps (152 against 177 MB), and read faster.
+RECORDS_AT_ONCE = 250
+
+
+def use_system_allocator() -> None:
+    """Arrow's default pool (jemalloc) keeps memory it freed, for later: in a load, memory held
+    through the merge and by each reading process. The system allocator gives it back. For the
+    whole process: call it where only the loader reads Parquet."""
+    import pyarrow
+
+    pyarrow.set_memory_pool(pyarrow.system_memory_pool())
+
+
+def _parquet_records(
+    dump: Dump, path: Path, groups: tuple[int, int] | None = None, rows: tuple[int, int] | None = None
+) -> Iterator[dict]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
         parquet = pq.ParquetFile(path)
-        for group in range(parquet.num_row_groups):
-            for record in parquet.read_row_group(group).to_pylist():
-                yield _jsonable(record)
+        first, end = rows or (0, None)
+        for group in range(*(groups or (0, parquet.num_row_groups))):
+            seen = 0
+            for batch in parquet.iter_batches(batch_size=RECORDS_AT_ONCE, row_groups=[group]):
+                start, seen = seen, seen + batch.num_rows
+                if end is not None and start >= end:
+                    break
+                if seen <= first:
+                    continue
+                lo, hi = (
+                    max(0, first - start),
+                    batch.num_rows if end is None else min(batch.num_rows, end - start),
+                )
+                for record in batch.slice(lo, hi - lo).to_pylist():
+                    yield _jsonable(record)
     except (pa.ArrowException, OSError) as exc:
         raise SnapshotError(
             dump.name, path.name if len(dump.files) > 1 else "", f"not a Parquet file ({exc})"
@@ -226,37 +325,44 @@ class _Context:
     source: dict  # what a paper's ``source`` says of the dump
     # A number for each unit --keep-going may skip (a record, a table), from 1: 0 is a whole document.
     units: Iterator[int]
+    record: int = 0  # the number of the record being read, from 1 (the unit of ``BY_RECORD`` dumps)
 
     def unit(self) -> int:
         return next(self.units)
 
 
-def read(dump: Dump, sha256: str) -> Iterator[Parsed]:
-    """The dump's staged rows, a batch of records at a time (the document's own row first)."""
+def read(dump: Dump, sha256: str, part: Part = WHOLE) -> Iterator[Parsed]:
+    """The dump's staged rows (``part`` of them), a batch of records at a time (the document's row first)."""
     read_at = dump.read_at
     stamp = make_stamp(read_at, sha256)
     kind = KINDS[dump.kind]
     reader = _READERS[dump.kind]
     ctx = _Context(stamp, _source(dump), itertools.count(1))
     out = Parsed(url=dump.url, kind=kind, stamp=stamp, file=dump.name)
-    out.add(
-        "document",
-        url=dump.url,
-        kind=kind,
-        sha256=sha256,
-        file_name=dump.name,
-        read_at=read_at,
-        source=json.dumps(_source(dump)),
-        about=json.dumps(ARCHIVE_ABOUT),
-        stamp=stamp,
-    )
-    for i, value in enumerate(records(dump)):
+    if part.first == 0:
+        out.add(
+            "document",
+            url=dump.url,
+            kind=kind,
+            sha256=sha256,
+            file_name=dump.name,
+            read_at=read_at,
+            source=json.dumps(_source(dump)),
+            about=json.dumps(ARCHIVE_ABOUT),
+            stamp=stamp,
+        )
+    held = 0  # records in this batch
+    for i, value in enumerate(records(dump, part), part.first):
+        ctx.record = i + 1
         with out.row("record", f"[{i}]"):
             record = Fields(dump.name, value, f"[{i}]", warnings=out.warnings)
             reader(out, record, ctx)
-        if (i + 1) % BATCH_RECORDS == 0:
+        held += 1
+        if held == BATCH_RECORDS or (
+            held % BATCH_CHECK == 0 and sum(map(len, out.rows.values())) >= BATCH_ROWS
+        ):
             yield out
-            out = Parsed(url=dump.url, kind=kind, stamp=stamp, file=dump.name)
+            out, held = Parsed(url=dump.url, kind=kind, stamp=stamp, file=dump.name), 0
     yield out
 
 
@@ -291,7 +397,7 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
     slug, arxiv_id = _paper_identity(r, "paper_url", "arxiv_id")
     pkey = paper_key(arxiv_id, slug)
     title = r.str("title")
-    rec = ctx.unit()  # a dump can hold one paper twice (under two slugs): its lists go with its record
+    rec = ctx.record  # a dump can hold one paper twice (under two slugs): its lists go with its record
     out.add(
         "paper",
         pkey=pkey,
@@ -346,7 +452,7 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
 def _read_link(out: Parsed, r: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
     slug, arxiv_id = _paper_identity(r, "paper_url", "paper_arxiv_id")
-    rec = ctx.unit()
+    rec = ctx.record
     pkey = mention_paper(out, slug, arxiv_id, stamp, title=r.str("paper_title"), rec=rec)
     add_repo_link(out, r, "repo_url", schema.CODE_LINK, pkey, stamp, rec=rec)
 

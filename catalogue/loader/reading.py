@@ -165,30 +165,123 @@ def read_all(
             pool.shutdown(cancel_futures=True)
 
 
-def read_dumps(snapshot: Snapshot, known: KnownDocuments, stage) -> Iterator[ReadResult]:
-    """The archive dumps of the load, streamed in this process a batch of records at a time.
+# Below this many records in the dumps' parts, a pool costs more to start than it saves.
+PARALLEL_FROM_RECORDS = 8000
+# Parts of a dump read ahead per worker: each is ``archive.PART_RECORDS`` records of rows waiting
+# in this process (1,000 papers: about 1 MB pickled).
+PARTS_IN_FLIGHT_PER_WORKER = 2
 
-    A dump that fails part way (invalid JSON at record 400,000) has had batches staged
-    already: they are taken out of the staging tables again (by the dump's stamp), so that a
-    skipped dump leaves nothing behind.
+
+@dataclass(eq=False)
+class _Dump:
+    """A dump to read: its name, the dump, its checksum, and how it is read (``archive.parts``)."""
+
+    name: str
+    dump: object
+    sha256: str
+    parts: list
+
+    @property
+    def split(self) -> bool:
+        from catalogue.loader import archive
+
+        return self.parts != [archive.WHOLE]
+
+
+def read_dumps(
+    snapshot: Snapshot, known: KnownDocuments, stage, workers: int | None = None
+) -> Iterator[ReadResult]:
+    """The archive dumps of the load, a batch of records at a time, each dump's outcome after its batches.
+
+    A Parquet dump of ``archive.BY_RECORD`` records (papers, code links) is read in parts: when
+    there are enough of them, by ``workers`` processes, this one among them (see below), while
+    this one also writes what the others send back; everything else is streamed in this process.
+    A dump that fails part way (invalid JSON at record 400,000) has had batches staged already:
+    they are taken out of the staging tables again (by the dump's stamp), so that a skipped dump
+    leaves nothing behind.
     """
-    from catalogue.loader import archive, staging
+    from catalogue.loader import archive
 
+    if snapshot.dumps:
+        archive.use_system_allocator()
+    workers = default_workers() if workers is None else workers
+    plans: list[_Dump | ReadResult] = []  # a result: a dump known already, or one that cannot be read
     for name in snapshot.dumps:
         sha = ""
         try:
             dump = archive.open_dump(snapshot.root, name)
             sha = archive.checksum(dump)
             if sha in known:
-                yield ReadResult(FileOutcome(path=name, sha256=sha, url=dump.url, status="already_loaded"))
+                outcome = FileOutcome(path=name, sha256=sha, url=dump.url, status="already_loaded")
+                plans.append(ReadResult(outcome))
                 continue
-            for parsed in archive.read(dump, sha):
-                yield ReadResult(
-                    None, staging.as_tuples(parsed.rows, stage.vendor), parsed.warnings, name=name
-                )
+            plans.append(_Dump(name, dump, sha, archive.parts(dump)))
         except SnapshotError as exc:
-            if sha:
-                stage.discard(archive.make_stamp(dump.read_at, sha))
-            yield ReadResult(FileOutcome(path=name, sha256=sha, status="skipped", error=str(exc)), error=exc)
+            outcome = FileOutcome(path=name, sha256=sha, status="skipped", error=str(exc))
+            plans.append(ReadResult(outcome, error=exc))
+    jobs = [(plan, part) for plan in plans if isinstance(plan, _Dump) and plan.split for part in plan.parts]
+    if workers < 2 or len(jobs) * archive.PART_RECORDS < PARALLEL_FROM_RECORDS:
+        yield from _read_dumps(plans, stage, lambda plan, part: archive.read(plan.dump, plan.sha256, part))
+        return
+    # This process reads too, between writing what the others send back (and it reads the whole
+    # dumps): one reading process fewer, and one process's memory less (each holds 130-180 MB), so
+    # that on 2 cores the 576,000-paper dumps load in under 500 MB. As writing takes it about half
+    # as long as reading, it reads one part in 2 × readers + 1 (on 2 cores: one in 3).
+    readers = workers - 1
+    share = 2 * readers + 1
+    pooled = [job for k, job in enumerate(jobs) if k % share != share - 1]
+    in_pool = set(pooled)
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["catalogue.loadforkserver"])
+    with ProcessPoolExecutor(
+        readers, mp_context=context, initializer=loadworker.start, initargs=(snapshot.root, array("Q"), None)
+    ) as pool:
+        ahead: deque = deque()  # (job, future), in the order they are wanted
+        queue = iter(pooled)
+
+        def read(plan, part):
+            """A part from the pool (sending more ahead), or read here."""
+            while True:
+                while len(ahead) < readers * PARTS_IN_FLIGHT_PER_WORKER and (job := next(queue, None)):
+                    sent = pool.submit(
+                        loadworker.read_dump_part, job[0].dump, job[0].sha256, job[1], stage.vendor
+                    )
+                    ahead.append((job, sent))
+                if (plan, part) not in in_pool:
+                    return archive.read(plan.dump, plan.sha256, part)
+                (sent_plan, sent_part), future = ahead.popleft()
+                if sent_plan is plan and sent_part == part:
+                    return future.result()
+                future.cancel()  # a part of a dump that failed before it: not wanted
+
+        try:
+            yield from _read_dumps(plans, stage, read)
+        finally:
+            pool.shutdown(cancel_futures=True)
+
+
+def _read_dumps(plans, stage, read) -> Iterator[ReadResult]:
+    """Each dump's batches as results, then its outcome; a failure takes its staged rows out again.
+    ``read(plan, part)`` gives a part's batches: ``Parsed`` ones, or (from a worker) results."""
+    from catalogue.loader import archive, staging
+
+    for plan in plans:
+        if isinstance(plan, ReadResult):
+            yield plan
             continue
-        yield ReadResult(FileOutcome(path=name, sha256=sha, url=dump.url, status="loaded"))
+        try:
+            for part in plan.parts:
+                for batch in read(plan, part):
+                    if isinstance(batch, ReadResult):
+                        if batch.error:
+                            raise batch.error
+                        yield batch
+                    else:
+                        tuples = staging.as_tuples(batch.rows, stage.vendor)
+                        yield ReadResult(None, tuples, batch.warnings, name=plan.name)
+        except SnapshotError as exc:
+            stage.discard(archive.make_stamp(plan.dump.read_at, plan.sha256))
+            outcome = FileOutcome(path=plan.name, sha256=plan.sha256, status="skipped", error=str(exc))
+            yield ReadResult(outcome, error=exc)
+            continue
+        yield ReadResult(FileOutcome(path=plan.name, sha256=plan.sha256, url=plan.dump.url, status="loaded"))
