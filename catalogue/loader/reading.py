@@ -110,6 +110,15 @@ def default_workers() -> int:
     return min(os.cpu_count() or 1, 4)
 
 
+def _reading_pool(workers: int, root: str, known_sorted, limit: int | None) -> ProcessPoolExecutor:
+    """Reading workers (``loadworker``), started by a forkserver that dies with the load."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["catalogue.loadforkserver"])
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=loadworker.start, initargs=(root, known_sorted, limit)
+    )
+
+
 def read_all(
     snapshot: Snapshot, known: KnownDocuments, stage, workers: int | None = None, limit: int | None = None
 ) -> Iterator[ReadResult]:
@@ -139,14 +148,7 @@ def read_all(
     if workers < 2 or len(names) < PARALLEL_FROM_FILES:
         yield from streamed(read_one(snapshot, name, known, vendor, limit) for name in names)
         return
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["catalogue.loadforkserver"])
-    with ProcessPoolExecutor(
-        workers,
-        mp_context=context,
-        initializer=loadworker.start,
-        initargs=(snapshot.root, known.sorted, limit),
-    ) as pool:
+    with _reading_pool(workers, snapshot.root, known.sorted, limit) as pool:
         pending: deque = deque()
         starts = iter(range(0, len(names), CHUNK_FILES))
         try:
@@ -231,11 +233,7 @@ def read_dumps(
     share = 2 * readers + 1
     pooled = [job for k, job in enumerate(jobs) if k % share != share - 1]
     in_pool = set(pooled)
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["catalogue.loadforkserver"])
-    with ProcessPoolExecutor(
-        readers, mp_context=context, initializer=loadworker.start, initargs=(snapshot.root, array("Q"), None)
-    ) as pool:
+    with _reading_pool(readers, snapshot.root, array("Q"), None) as pool:
         ahead: deque = deque()  # (job, future), in the order they are wanted
         queue = iter(pooled)
 
