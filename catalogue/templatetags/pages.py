@@ -100,10 +100,11 @@ def link_label(url: str, what: str) -> str:
 @register.filter
 def body_link(sha: str) -> SafeString:
     """A code body's prefix, linked to every place the body appears."""
-    url = href_to("code_body", str(sha))
-    return SafeString(
-        f'<a class="mono" href="{url}" title="Every place this body of code appears">{_esc(sha)}</a>'
-    )
+    return SafeString(_body_link_at(href_to("code_body", str(sha)), sha))
+
+
+def _body_link_at(href: str, sha: str) -> str:
+    return f'<a class="mono" href="{href}" title="Every place this body of code appears">{_esc(sha)}</a>'
 
 
 @register.simple_tag
@@ -117,12 +118,15 @@ def code_link(sample) -> SafeString:
 
 
 def _code_link(body_prefix: str, inline_ok: bool) -> SafeString:
-    url = href_to("code_body", body_prefix) + "#code"
+    return SafeString(_code_link_at(href_to("code_body", body_prefix), inline_ok))
+
+
+def _code_link_at(body_href: str, inline_ok: bool) -> str:
     if inline_ok:
-        return SafeString(f'<a class="code-link" href="{url}">show code</a>')
-    return SafeString(
-        f'<a class="code-link" href="{url}" title="This place may only point to its code; another place '
-        'of the same body may show it">shown at another place</a>'
+        return f'<a class="code-link" href="{body_href}#code">show code</a>'
+    return (
+        f'<a class="code-link" href="{body_href}#code" title="This place may only point to its code; '
+        'another place of the same body may show it">shown at another place</a>'
     )
 
 
@@ -373,10 +377,11 @@ def paper_place_groups(groups, paper_slug: str) -> SafeString:
     two nested ``{% for %}`` of the template, whose lookups and filter calls per group and per row
     were most of the page's rendering (a paper has up to some 150 places in as many repositories).
     The markup, whitespace included, is the loops' as they were; tests/test_pages.py compares."""
-    return SafeString("".join(_paper_place_group(repo, places, paper_slug) for repo, places in groups))
+    rows = _PaperPlaceRows(paper_slug)
+    return SafeString("".join(_paper_place_group(repo, places, rows) for repo, places in groups))
 
 
-def _paper_place_group(repo, places, paper_slug: str) -> str:
+def _paper_place_group(repo, places, rows: "_PaperPlaceRows") -> str:
     if repo:
         name = _esc(repo.full_name)
         heading = (
@@ -386,46 +391,100 @@ def _paper_place_group(repo, places, paper_slug: str) -> str:
     else:
         name, heading = "no repository", "No repository"
     count = len(places)
-    rows = "".join(_paper_place_row(place, paper_slug) for place in places)
     return (
         f'\n        <h3 class="repo-group">{heading} <span class="muted small">({count} sample'
         f"{'' if count == 1 else 's'})</span></h3>\n"
         '        <div class="table-scroll">\n        <table class="places">\n'
         f'          <caption class="visually-hidden">Samples from {name}</caption>\n'
-        f"          {_PLACES_HEAD}\n          <tbody>\n          {rows}\n          </tbody>\n"
-        "        </table>\n        </div>\n      "
+        f"          {_PLACES_HEAD}\n          <tbody>\n          {''.join(map(rows.row, places))}\n"
+        "          </tbody>\n        </table>\n        </div>\n      "
     )
 
 
-def _paper_place_row(s, paper_slug: str) -> str:
-    esc = _esc
-    entry_url = href_to("code_entry", s.entry_slug)
-    entry = f'<a class="mono" href="{entry_url}">{breakable(s.entry_name)}</a>'
-    if s.file_url:
-        link = esc(s.file_url)
-        path = f'<a class="mono path" href="{link}" rel="nofollow noopener">{breakable(s.path or "file")}</a>'
-    else:
-        path = f'<span class="mono path">{breakable(s.path or "—")}</span>'
-    status = status_badge(s.status)
-    if s.status_corrected:
-        status += f" {correction_note(s.status_correction, s.status_upstream, paper_slug)}"
-    checks = f'<span title="Verification level">level {esc(s.verification_level)}</span>'
-    if s.contract_check:
-        checks += f'<br><span title="Contract check">contract: {esc(s.contract_check)}</span>'
-    if s.metamorphic_tier:
-        checks += f'<br><span title="Metamorphic tier">metamorphic: {esc(s.metamorphic_tier)}</span>'
-    licence = esc(licence_label(s.licence)) + ("" if s.inline_ok else _POINTER_ONLY_BADGE)
-    code = _code_link(s.body_prefix, s.inline_ok) if s.code_shown else ""
+def _breakable_text(text: str) -> str:
+    """``breakable(text)`` for a plain ``str`` (what a place's row holds), as one chain of
+    replacements: ``html.escape``'s five, then the three line-break opportunities."""
     return (
-        "\n            <tr>\n"
-        f"              <td>{entry}</td>\n"
-        f"              <td>{path}</td>\n"
-        f"              <td>{status}</td>\n"
-        f'              <td class="checks">{checks}</td>\n'
-        f"              <td>{licence}</td>\n"
-        f"              <td>{body_link(s.body_prefix)} {code}</td>\n"
-        "            </tr>\n          "
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#x27;")
+        .replace("/", "/<wbr>")
+        .replace("_", "_<wbr>")
+        .replace(".", ".<wbr>")
     )
+
+
+class _PaperPlaceRows:
+    """Writes the rows of one paper's places. A row's cells were each a filter or tag call; here
+    what a page repeats is worked out once per page (the addresses around an entry's and a body's
+    slug, the checks and licence cells, a handful of distinct values over up to 150 rows), and
+    the rest in one pass per row. Each cell is what ``breakable``, ``href_to``, ``body_link`` and
+    ``status_badge`` write (tests/test_pages.py compares the whole against the template loops)."""
+
+    __slots__ = ("body_around", "cells", "entry_around", "paper_slug")
+
+    def __init__(self, paper_slug: str):
+        self.paper_slug = paper_slug
+        prefix = get_script_prefix()
+        self.entry_around = _around("code_entry", prefix, 1, True)
+        self.body_around = _around("code_body", prefix, 1, True)
+        self.cells: dict[tuple, str] = {}
+
+    def _href(self, name: str, around: tuple[str, ...], segment: str) -> str:
+        if _PLAIN_SEGMENT.fullmatch(segment):
+            return around[0] + segment + around[1]
+        return href_to(name, segment)
+
+    def _checks(self, level, contract, tier) -> str:
+        key = ("checks", level, contract, tier)
+        cell = self.cells.get(key)
+        if cell is None:
+            cell = f'<span title="Verification level">level {_esc(level)}</span>'
+            if contract:
+                cell += f'<br><span title="Contract check">contract: {_esc(contract)}</span>'
+            if tier:
+                cell += f'<br><span title="Metamorphic tier">metamorphic: {_esc(tier)}</span>'
+            self.cells[key] = cell
+        return cell
+
+    def _licence(self, licence, inline_ok) -> str:
+        key = ("licence", licence, inline_ok)
+        cell = self.cells.get(key)
+        if cell is None:
+            cell = self.cells[key] = _esc(licence_label(licence)) + ("" if inline_ok else _POINTER_ONLY_BADGE)
+        return cell
+
+    def row(self, s) -> str:
+        entry_url = self._href("code_entry", self.entry_around, s.entry_slug)
+        entry = f'<a class="mono" href="{entry_url}">{_breakable_text(s.entry_name)}</a>'
+        if s.file_url:
+            path = (
+                f'<a class="mono path" href="{_esc(s.file_url)}" rel="nofollow noopener">'
+                f"{_breakable_text(s.path or 'file')}</a>"
+            )
+        else:
+            path = f'<span class="mono path">{_breakable_text(s.path or "—")}</span>'
+        status = _status_badge(str(s.status))
+        if s.status_corrected:
+            status += f" {correction_note(s.status_correction, s.status_upstream, self.paper_slug)}"
+        prefix = s.body_prefix
+        body_url = self._href("code_body", self.body_around, prefix)
+        body = _body_link_at(body_url, prefix) + " "
+        if s.code_shown:
+            body += _code_link_at(body_url, s.inline_ok)
+        checks = self._checks(s.verification_level, s.contract_check, s.metamorphic_tier)
+        return (
+            "\n            <tr>\n"
+            f"              <td>{entry}</td>\n"
+            f"              <td>{path}</td>\n"
+            f"              <td>{status}</td>\n"
+            f'              <td class="checks">{checks}</td>\n'
+            f"              <td>{self._licence(s.licence, s.inline_ok)}</td>\n"
+            f"              <td>{body}</td>\n"
+            "            </tr>\n          "
+        )
 
 
 @register.simple_tag(takes_context=True)
