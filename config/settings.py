@@ -103,6 +103,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # {% url %} in every template: Django's, with argument-less addresses reversed once.
+            "builtins": ["catalogue.templatetags.addresses"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

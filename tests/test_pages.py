@@ -977,6 +977,36 @@ def test_place_row_addresses_are_what_reverse_gives(script_prefix):
         set_script_prefix(before)
 
 
+@pytest.mark.parametrize("script_prefix", ["/", "/mounted/", "/a&b'c/"])
+def test_url_tag_without_arguments_is_djangos_under_any_script_prefix(script_prefix):
+    """``{% url %}`` (catalogue.templatetags.addresses, a builtin) reverses an address without
+    arguments once and keeps it; what it writes is still Django's tag's, under every script prefix
+    (asked for in turn, so a kept address of one prefix must not answer for another), escaped or
+    not, and with arguments, a name in a variable or ``as var`` it is Django's tag itself."""
+    from django.template import Context, Template
+    from django.urls import get_script_prefix, reverse, set_script_prefix
+    from django.utils.html import conditional_escape
+
+    before = get_script_prefix()
+    try:
+        for prefix in ("/", script_prefix, "/other/"):
+            set_script_prefix(prefix)
+            for name in ("home", "about", "search", "paper_list"):
+                url = reverse(name)
+                assert prefix in url
+                assert Template(f"{{% url '{name}' %}}").render(Context()) == conditional_escape(url)
+                off = f"{{% autoescape off %}}{{% url '{name}' %}}{{% endautoescape %}}"
+                assert Template(off).render(Context()) == url
+                assert Template("{% url name %}").render(Context({"name": name})) == conditional_escape(url)
+                assert Template(f"{{% url '{name}' as u %}}[{{{{ u }}}}]").render(Context()) == (
+                    f"[{conditional_escape(url)}]"
+                )
+            paper = reverse("paper", args=["gpipe"])
+            assert Template("{% url 'paper' 'gpipe' %}").render(Context()) == conditional_escape(paper)
+    finally:
+        set_script_prefix(before)
+
+
 # The paper page's places as its two {% for %} wrote them, from Sample instances grouped by Repo,
 # before the paper_place_groups tag wrote them from queries.PaperPlace rows.
 PAPER_PLACES_AS_LOOPS = (Path(__file__).parent / "paper_places_loop.html").read_text()
