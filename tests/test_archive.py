@@ -465,6 +465,28 @@ def small_parts(monkeypatch):
     monkeypatch.setattr(reading, "PARALLEL_FROM_RECORDS", 0)
 
 
+def test_a_large_row_group_is_read_in_a_bounded_number_of_slices_that_cover_it(tmp_path, monkeypatch):
+    """A slice of a row group decodes the rows before it (Parquet cannot start mid-group): a group
+    is cut into at most SLICES_PER_GROUP slices, which together give every record once, in order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from catalogue.loader import archive
+
+    monkeypatch.setattr(archive, "PART_RECORDS", 2)
+    data = tmp_path / "papers-with-abstracts" / "data"
+    data.mkdir(parents=True)
+    titles = [f"Paper {i}" for i in range(41)]
+    table = pa.Table.from_pydict({"title": titles})
+    pq.write_table(table, data / "train-00000-of-00001.parquet", row_group_size=41)
+    dump = archive.open_dump(str(tmp_path), "papers-with-abstracts")
+    parts = archive.parts(dump)
+    assert len(parts) <= archive.SLICES_PER_GROUP  # in slices of PART_RECORDS: 21
+    assert [p.first for p in parts] == [p.rows[0] for p in parts] == list(range(0, 41, 6))
+    read = [record["title"] for part in parts for record in archive.records(dump, part)]
+    assert read == titles
+
+
 def test_dumps_read_in_parts_by_a_pool_load_what_one_process_loads(tmp_path, small_parts):
     """A dump read whole (JSON) and in parts by two processes (Parquet): one catalogue, one report.
     GPipe is in it twice, under a second slug in a later part with other authors and tasks: a
