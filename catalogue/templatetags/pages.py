@@ -226,10 +226,11 @@ def status_values() -> list[str]:
 @register.filter
 def breakable(text) -> SafeString:
     """Escaped ``text`` with line-break opportunities after ``/``, ``_`` and ``.`` (long paths, names)."""
-    escaped = _esc(text or "")
-    for mark in ("/", "_", "."):
-        escaped = escaped.replace(mark, mark + "<wbr>")
-    return SafeString(escaped)
+    return SafeString(_line_breaks(_esc(text or "")))
+
+
+def _line_breaks(escaped: str) -> str:
+    return escaped.replace("/", "/<wbr>").replace("_", "_<wbr>").replace(".", ".<wbr>")
 
 
 @register.filter
@@ -282,9 +283,12 @@ def _around(name: str, script_prefix: str, segments: int, escaped: bool) -> tupl
     return tuple(_esc(part) for part in parts) if escaped else tuple(parts)
 
 
-def _address(name: str, segments: tuple[str, ...], escaped: bool) -> str:
+def _address(
+    name: str, segments: tuple[str, ...], escaped: bool, parts: tuple[str, ...] | None = None
+) -> str:
+    """``parts``: what ``_around`` gives for this name, prefix and escaping, if the caller kept it."""
     if all(map(_PLAIN_SEGMENT.fullmatch, segments)):
-        parts = _around(name, get_script_prefix(), len(segments), escaped)
+        parts = parts or _around(name, get_script_prefix(), len(segments), escaped)
         url = parts[0]
         for segment, part in zip(segments, parts[1:], strict=True):
             url += segment + part  # a plain segment needs no escaping either
@@ -401,21 +405,6 @@ def _paper_place_group(repo, places, rows: "_PaperPlaceRows") -> str:
     )
 
 
-def _breakable_text(text: str) -> str:
-    """``breakable(text)`` for a plain ``str`` (what a place's row holds), as one chain of
-    replacements: ``html.escape``'s five, then the three line-break opportunities."""
-    return (
-        text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-        .replace("'", "&#x27;")
-        .replace("/", "/<wbr>")
-        .replace("_", "_<wbr>")
-        .replace(".", ".<wbr>")
-    )
-
-
 class _PaperPlaceRows:
     """Writes the rows of one paper's places. A row's cells were each a filter or tag call; here
     what a page repeats is worked out once per page (the addresses around an entry's and a body's
@@ -431,11 +420,6 @@ class _PaperPlaceRows:
         self.entry_around = _around("code_entry", prefix, 1, True)
         self.body_around = _around("code_body", prefix, 1, True)
         self.cells: dict[tuple, str] = {}
-
-    def _href(self, name: str, around: tuple[str, ...], segment: str) -> str:
-        if _PLAIN_SEGMENT.fullmatch(segment):
-            return around[0] + segment + around[1]
-        return href_to(name, segment)
 
     def _checks(self, level, contract, tier) -> str:
         key = ("checks", level, contract, tier)
@@ -457,20 +441,20 @@ class _PaperPlaceRows:
         return cell
 
     def row(self, s) -> str:
-        entry_url = self._href("code_entry", self.entry_around, s.entry_slug)
-        entry = f'<a class="mono" href="{entry_url}">{_breakable_text(s.entry_name)}</a>'
+        entry_url = _address("code_entry", (s.entry_slug,), True, self.entry_around)
+        entry = f'<a class="mono" href="{entry_url}">{_line_breaks(html.escape(s.entry_name))}</a>'
         if s.file_url:
             path = (
                 f'<a class="mono path" href="{_esc(s.file_url)}" rel="nofollow noopener">'
-                f"{_breakable_text(s.path or 'file')}</a>"
+                f"{_line_breaks(html.escape(s.path or 'file'))}</a>"
             )
         else:
-            path = f'<span class="mono path">{_breakable_text(s.path or "—")}</span>'
+            path = f'<span class="mono path">{_line_breaks(html.escape(s.path or "—"))}</span>'
         status = _status_badge(str(s.status))
         if s.status_corrected:
             status += f" {correction_note(s.status_correction, s.status_upstream, self.paper_slug)}"
         prefix = s.body_prefix
-        body_url = self._href("code_body", self.body_around, prefix)
+        body_url = _address("code_body", (prefix,), True, self.body_around)
         body = _body_link_at(body_url, prefix) + " "
         if s.code_shown:
             body += _code_link_at(body_url, s.inline_ok)
