@@ -49,7 +49,7 @@ def _at_midnight(date: dt.date | None) -> dt.datetime | None:
 
 def _last_load():
     """When the catalogue was last loaded: the date of an entry that the data does not date."""
-    run = LoadRun.objects.without_files().last_successful()
+    run = LoadRun.objects.last_successful()
     return run.finished_at if run else None
 
 

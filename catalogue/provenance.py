@@ -4,8 +4,8 @@
 The sources are what the loaded documents say of themselves (``SourceDocument.source`` and
 ``about``: the archive snapshot, its licence, Syntology's reading date), grouped, so that a
 page shows the few sources a catalogue of 576,000 documents was built from. The load history
-is ``LoadRun``, newest first, read without its list of files (``files_summary`` says what a
-page needs).
+is ``LoadRun``, newest first; its files are rows of their own (``LoadRunFile``), never read here
+(``files_summary`` says what a page needs).
 """
 
 import datetime as dt
@@ -94,13 +94,13 @@ def snapshot_sources() -> list[SnapshotSource]:
 
 def last_successful_load() -> LoadRun | None:
     """When the catalogue was last loaded (a failed run or a dry run changed nothing)."""
-    return LoadRun.objects.without_files().last_successful()
+    return LoadRun.objects.last_successful()
 
 
 def load_history(*, after: str = "", before: str = "") -> KeysetPage:
     """One page of every run, newest first (keyset: page 1,000 costs what page 1 does)."""
     return keyset_page(
-        LoadRun.objects.without_files(),
+        LoadRun.objects.all(),
         LOAD_HISTORY_ORDER,
         after=after,
         before=before,

@@ -65,7 +65,7 @@ def test_the_curators_group_holds_exactly_what_curation_needs():
     catalogue_models = [
         "loadrun", "sourcedocument", "paper", "paperslug", "author", "task", "method", "dataset",
         "leaderboard", "result", "repo", "codelink", "harvestedrepo", "codeentry", "codebody",
-        "sample", "correction",
+        "sample", "correction", "loadrunfile",
     ]  # fmt: skip
     assert granted == {f"catalogue.view_{m}" for m in catalogue_models} | {
         "catalogue.change_paper",
@@ -571,14 +571,22 @@ def test_a_paper_page_costs_the_same_queries_with_many_rows_and_caps_its_inlines
     assert reverse("admin:catalogue_codelink_changelist") + f"?paper__id__exact={large.pk}" in html
 
 
-def test_a_load_run_page_lists_its_files_and_the_list_does_not_read_them(loaded_seeds, client):
+def test_a_load_run_page_lists_its_files_and_links_to_all_of_them(loaded_seeds, client):
     from catalogue.models import LoadRun
 
     run = LoadRun.objects.get()
-    changelist = client.get(reverse("admin:catalogue_loadrun_changelist"))
-    assert changelist.status_code == 200
-    assert "files" in changelist.context["cl"].queryset.query.deferred_loading[0]
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(reverse("admin:catalogue_loadrun_changelist")).status_code == 200
+    assert not any("loadrunfile" in q["sql"] for q in captured)  # the list never reads them
     page = client.get(reverse("admin:catalogue_loadrun_change", args=[run.pk]))
     assert page.status_code == 200
-    assert b"3 files (3 loaded)" in page.content
-    assert run.files[0]["path"].encode() in page.content
+    html = page.content.decode()
+    assert "3 files (3 loaded)" in html
+    first = run.files.first()
+    assert f"loaded: {first.path} {first.sha256[:16]}" in html
+    every = reverse("admin:catalogue_loadrunfile_changelist") + f"?run__id__exact={run.pk}"
+    assert f'<a href="{every}">all 3 files →</a>' in html
+    listed = client.get(every + "&status__exact=loaded")
+    assert listed.status_code == 200
+    shown = [f.path for f in listed.context["cl"].result_list]
+    assert shown == list(run.files.values_list("path", flat=True))

@@ -547,7 +547,7 @@ def test_a_dump_that_breaks_in_a_later_part_is_skipped_whole(tmp_path, small_par
 def test_the_load_record_names_each_dump_with_its_checksum(tmp_path):
     load(dumps(tmp_path, "parquet"))
     (run,) = m.LoadRun.objects.all()
-    files = {f["path"]: f for f in run.files}
+    files = {f["path"]: f for f in run.files.values()}
     assert set(files) == set(archive_dumps.DUMPS)
     assert all(len(f["sha256"]) == 64 and f["status"] == "loaded" for f in files.values())
     assert files["methods"]["url"] == "archive:methods"

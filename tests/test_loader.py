@@ -235,10 +235,12 @@ def test_a_load_record_keeps_files_checksums_counts_and_outcome(db):
     run = m.LoadRun.objects.get()
     assert run.outcome == "succeeded"
     assert run.finished_at
-    assert sorted(f["path"] for f in run.files) == sorted(s.name for s in SEEDS)
-    assert all(len(f["sha256"]) == 64 for f in run.files)
-    assert {f["status"] for f in run.files} == {"loaded"}
-    assert all(f["url"] for f in run.files)
+    files = list(run.files.values())
+    assert [f["seq"] for f in files] == [1, 2, 3]
+    assert sorted(f["path"] for f in files) == sorted(s.name for s in SEEDS)
+    assert all(len(f["sha256"]) == 64 for f in files)
+    assert {f["status"] for f in files} == {"loaded"}
+    assert all(f["url"] for f in files)
     assert run.counts["Sample"]["created"] == 38
 
 

@@ -1,6 +1,8 @@
 """Everything else the snapshots bring, read-only, with links to the rows that use it."""
 
 from django.contrib import admin
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from catalogue import figures
 from catalogue.admin.base import ReadOnlyAdmin, changelist_link
@@ -12,6 +14,7 @@ from catalogue.models import (
     Dataset,
     Leaderboard,
     LoadRun,
+    LoadRunFile,
     Method,
     Repo,
     Result,
@@ -154,24 +157,34 @@ class LoadRunAdmin(ReadOnlyAdmin):
     list_filter = ["outcome"]
     fields = ["started_at", "finished_at", "outcome", "counts", "files_read", "warnings", "error"]
     readonly_fields = fields
-    # A load of the whole archive records 575,000 files (~100 MB of JSON): the list never
-    # reads them, and the change page shows the first FILES_SHOWN.
+    # A load of the whole archive reads 575,000 files: the change page shows the first
+    # FILES_SHOWN and links to all of them (``LoadRunFileAdmin``, filtered to the run).
     FILES_SHOWN = 200
-
-    def get_queryset(self, request):
-        qs = super().get_queryset(request)
-        return qs.defer("files") if request.resolver_match.url_name.endswith("changelist") else qs
 
     @admin.display(description="files")
     def files_read(self, run):
-        files = run.files or []
-        by_status = {}
-        for f in files:
-            by_status[f.get("status")] = by_status.get(f.get("status"), 0) + 1
-        head = "\n".join(
-            f"{f.get('status')}: {f.get('path')} {f.get('sha256', '')[:16]}"
-            for f in files[: self.FILES_SHOWN]
-        )
-        more = f"\n… and {len(files) - self.FILES_SHOWN:,} more" if len(files) > self.FILES_SHOWN else ""
-        summary = ", ".join(f"{n:,} {status}" for status, n in sorted(by_status.items()))
-        return f"{len(files):,} files ({summary})\n{head}{more}"
+        summary = run.files_summary or {}
+        n_files = summary.get("n_files", 0)
+        by_status = ", ".join(f"{n:,} {status}" for status, n in sorted(summary.get("by_status", {}).items()))
+        head = [
+            f"{status}: {path} {sha256[:16]}"
+            for status, path, sha256 in run.files.values_list("status", "path", "sha256")[: self.FILES_SHOWN]
+        ]
+        more = [f"… and {n_files - self.FILES_SHOWN:,} more"] if n_files > self.FILES_SHOWN else []
+        lines = [f"{n_files:,} files ({by_status})", *head, *more]
+        every = changelist_link(LoadRunFile, f"all {n_files:,} files →", run__id__exact=run.pk)
+        listed = format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines))
+        return format_html("{}<br>{}", listed, every)
+
+
+@admin.register(LoadRunFile)
+class LoadRunFileAdmin(ReadOnlyAdmin):
+    """Every file of every run, to find the ones skipped or in error among a whole archive's."""
+
+    list_display = ["run", "seq", "path", "status", "url"]
+    list_select_related = ["run"]
+    list_filter = ["status", "run"]
+    search_fields = ["path", "url"]
+    fields = ["run", "seq", "path", "sha256", "url", "status", "error"]
+    readonly_fields = fields
+    ordering = ["-run", "seq"]

@@ -78,4 +78,4 @@ class LoadRunList(ListView):
     cursor_ordering = "-id"
 
     def get_queryset(self):
-        return LoadRun.objects.without_files().order_by("-id")
+        return LoadRun.objects.order_by("-id")

@@ -67,8 +67,8 @@ class WarningKind:
 
 @dataclass
 class LoadResult:
-    # Files by outcome (loaded | already_loaded | skipped). Each file's own line is in
-    # LoadRun.files, written by the database, so memory does not grow with the snapshot.
+    # Files by outcome (loaded | already_loaded | skipped). Each file's own row is a
+    # LoadRunFile, written by the database, so memory does not grow with the snapshot.
     file_counts: Counter = field(default_factory=Counter)
     skipped: list[FileOutcome] = field(default_factory=list)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -354,8 +354,9 @@ ERROR_KEPT_CHARS = 20_000
 
 
 def _record_files(load_run_id: int, hidden: list[str]) -> None:
-    """LoadRun.files from the staged outcomes, in file order, assembled by the database; and
-    ``files_summary``: their number, their number by status, and the first FILES_SHOWN, problems first.
+    """The run's files (``LoadRunFile``) from the staged outcomes, numbered in file order, copied
+    by the database; and ``files_summary``: their number, their number by status, and the first
+    FILES_SHOWN, problems first.
 
     ``hidden``: the folders taken out of the files' names and errors first (``_Record``).
     """
@@ -365,36 +366,35 @@ def _record_files(load_run_id: int, hidden: list[str]) -> None:
                 "UPDATE stg_file SET path = replace(path, %s, ''), error = replace(error, %s, '')",
                 [folder, folder],
             )
-    fields = ("path", "sha256", "url", "status", "error")
-    pairs = ", ".join(f"'{f}', {f}" for f in fields)
-    problem = "CASE WHEN status IN ('error', 'skipped') THEN 0 ELSE 1 END"
-    shown = f"SELECT * FROM stg_file ORDER BY {problem}, seq LIMIT {LoadRun.FILES_SHOWN}"
-    by_status = "SELECT COALESCE(status, '') AS status, count(*) AS n FROM stg_file GROUP BY 1 ORDER BY 1"
-    if connection.vendor == "postgresql":
-        sql = (
-            "UPDATE catalogue_loadrun SET files = COALESCE("
-            f"(SELECT jsonb_agg(jsonb_build_object({pairs}) ORDER BY seq) FROM stg_file), '[]'::jsonb),"
-            " files_summary = jsonb_build_object("
-            "'n_files', (SELECT count(*) FROM stg_file),"
-            f" 'by_status', COALESCE((SELECT jsonb_object_agg(status, n) FROM ({by_status}) AS s),"
-            " '{}'::jsonb),"
-            f" 'shown', COALESCE((SELECT jsonb_agg(jsonb_build_object({pairs}) ORDER BY {problem}, seq)"
-            f" FROM ({shown}) AS s), '[]'::jsonb))"
-            " WHERE id = %s"
+        fields = ("path", "sha256", "url", "status", "error")
+        values = ", ".join(f"COALESCE({f}, '')" for f in fields)
+        cur.execute(
+            f"INSERT INTO catalogue_loadrunfile (run_id, seq, {', '.join(fields)})"
+            f" SELECT %s, row_number() OVER (ORDER BY seq), {values} FROM stg_file",
+            [load_run_id],
         )
-    else:
-        sql = (
-            "UPDATE catalogue_loadrun SET files = "
-            f"(SELECT json_group_array(json_object({pairs})) FROM (SELECT * FROM stg_file ORDER BY seq)),"
-            " files_summary = json_object("
-            "'n_files', (SELECT count(*) FROM stg_file),"
-            # json(): a JSON value read through a subquery is text again until re-marked as JSON
-            f" 'by_status', json((SELECT json_group_object(status, n) FROM ({by_status}))),"
-            f" 'shown', json((SELECT json_group_array(json_object({pairs})) FROM ({shown}))))"
-            " WHERE id = %s"
-        )
-    with connection.cursor() as cur:
-        cur.execute(sql, [load_run_id])
+        pairs = ", ".join(f"'{f}', {f}" for f in fields)
+        problem = "CASE WHEN status IN ('error', 'skipped') THEN 0 ELSE 1 END"
+        shown = f"SELECT * FROM stg_file ORDER BY {problem}, seq LIMIT {LoadRun.FILES_SHOWN}"
+        by_status = "SELECT COALESCE(status, '') AS status, count(*) AS n FROM stg_file GROUP BY 1 ORDER BY 1"
+        if connection.vendor == "postgresql":
+            summary = (
+                "jsonb_build_object("
+                "'n_files', (SELECT count(*) FROM stg_file),"
+                f" 'by_status', COALESCE((SELECT jsonb_object_agg(status, n) FROM ({by_status}) AS s),"
+                " '{}'::jsonb),"
+                f" 'shown', COALESCE((SELECT jsonb_agg(jsonb_build_object({pairs}) ORDER BY {problem}, seq)"
+                f" FROM ({shown}) AS s), '[]'::jsonb))"
+            )
+        else:
+            summary = (
+                "json_object("
+                "'n_files', (SELECT count(*) FROM stg_file),"
+                # json(): a JSON value read through a subquery is text again until re-marked as JSON
+                f" 'by_status', json((SELECT json_group_object(status, n) FROM ({by_status}))),"
+                f" 'shown', json((SELECT json_group_array(json_object({pairs})) FROM ({shown}))))"
+            )
+        cur.execute(f"UPDATE catalogue_loadrun SET files_summary = {summary} WHERE id = %s", [load_run_id])
 
 
 @contextlib.contextmanager

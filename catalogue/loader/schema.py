@@ -440,7 +440,7 @@ LEADERBOARD = Table(
 TABLES: dict[str, Table] = {
     table.name: table
     for table in (
-        # What happened to each file of the load (LoadRun.files is built from it in SQL).
+        # What happened to each file of the load (copied to LoadRunFile rows in SQL).
         Table(
             "file",
             [

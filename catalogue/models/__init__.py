@@ -27,11 +27,12 @@ from catalogue.models.code import CodeBody, CodeEntry, CodeLink, HarvestedRepo, 
 from catalogue.models.corrections import Correction, CuratorProfile
 from catalogue.models.leaderboards import Leaderboard, Result
 from catalogue.models.papers import Author, AuthorName, Paper, PaperSlug
-from catalogue.models.provenance import Harvested, LoadRun, SourceDocument
+from catalogue.models.provenance import Harvested, LoadRun, LoadRunFile, SourceDocument
 from catalogue.models.search import SearchDocument
 from catalogue.models.taxonomy import Area, Dataset, Method, MethodCollection, Task
 from catalogue.models.vocabulary import (
     DocumentKind,
+    LoadFileStatus,
     LoadRunOutcome,
     RepoKind,
     SearchKind,
@@ -55,7 +56,9 @@ __all__ = [
     "Harvested",
     "HarvestedRepo",
     "Leaderboard",
+    "LoadFileStatus",
     "LoadRun",
+    "LoadRunFile",
     "LoadRunOutcome",
     "Method",
     "MethodCollection",

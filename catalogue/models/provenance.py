@@ -2,7 +2,7 @@
 
 from django.db import models
 
-from catalogue.models.vocabulary import DocumentKind, LoadRunOutcome, in_choices
+from catalogue.models.vocabulary import DocumentKind, LoadFileStatus, LoadRunOutcome, in_choices
 
 
 class LoadRunQuerySet(models.QuerySet):
@@ -14,11 +14,6 @@ class LoadRunQuerySet(models.QuerySet):
         """When the catalogue was last loaded: the newest successful run, or None."""
         return self.succeeded().order_by("-finished_at", "-id").first()
 
-    def without_files(self):
-        """Runs without their list of files (575,000 entries, ~100 MB, for the whole archive):
-        ``files_summary`` says what a public page or list needs."""
-        return self.defer("files")
-
 
 class LoadRun(models.Model):
     """One run of ``load_snapshot``, whatever its outcome: what it read and what it changed.
@@ -27,8 +22,8 @@ class LoadRun(models.Model):
     dry run and a failed run are written after their transaction has rolled back, so the
     catalogue is exactly as it was and only this record says that they happened (with a
     failure's error). A load refused because another is running, and one killed outright,
-    leave none. ``files`` and ``error`` name files as the load did (relative to the folder it
-    was given), never by a path on the server.
+    leave none. Its ``files`` (``LoadRunFile``) and ``error`` name files as the load did
+    (relative to the folder it was given), never by a path on the server.
     """
 
     Outcome = LoadRunOutcome
@@ -36,8 +31,6 @@ class LoadRun(models.Model):
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
     outcome = models.CharField(max_length=16, choices=Outcome.choices)
-    # [{"path", "sha256", "url", "status": loaded|already_loaded|skipped|error, "error"}]
-    files = models.JSONField(default=list)
     # {"n_files": n, "by_status": {status: n}, "shown": the first FILES_SHOWN files, problems first}
     files_summary = models.JSONField(default=dict)
     # {"Paper": {"created": n, "updated": n, "unchanged": n}, …}
@@ -72,6 +65,36 @@ class LoadRun(models.Model):
             for label, counts in sorted((self.counts or {}).items())
         ]
         return [(label, counts) for label, counts in changed if counts]
+
+
+class LoadRunFile(models.Model):
+    """One file a run read, and what became of it, in the order read.
+
+    Rows, not one JSON value on the run: the whole archive is 575,000 files (~110 MB as JSON),
+    which the database would have to assemble in memory at the end of the load and a reader
+    would have to read whole to see one of them.
+    """
+
+    run = models.ForeignKey(LoadRun, on_delete=models.CASCADE, related_name="files")
+    seq = models.PositiveIntegerField()  # 1, 2, … in the order the load read them
+    path = models.TextField()  # within the folder the load was given; never a server path
+    sha256 = models.CharField(max_length=64, blank=True)  # '' if it was not read
+    url = models.TextField(blank=True)  # the document it holds (/paper/…, archive:…)
+    status = models.CharField(max_length=16, choices=LoadFileStatus.choices, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["run", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "seq"], name="loadrunfile_seq_unique"),
+            models.CheckConstraint(
+                condition=in_choices("status", LoadFileStatus) | models.Q(status=""),
+                name="loadrunfile_status_valid",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.path} ({self.status})"
 
 
 class SourceDocument(models.Model):

@@ -62,6 +62,15 @@ class LoadRunOutcome(models.TextChoices):
     DRY_RUN = "dry_run", "dry run"  # checked everything, wrote nothing but this record
 
 
+class LoadFileStatus(models.TextChoices):
+    """What became of one file a load read (``LoadRunFile.status``)."""
+
+    LOADED = "loaded", "loaded"
+    ALREADY_LOADED = "already_loaded", "already loaded"  # the same bytes as last time: not read again
+    SKIPPED = "skipped", "skipped"  # bad, and the load was told to keep going
+    ERROR = "error", "error"  # it stopped the load
+
+
 class SearchKind(models.TextChoices):
     PAPER = "paper"
     ENTRY = "entry"
