@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from catalogue.loader import documents, merge, staging
 from catalogue.loader.documents import SnapshotError
-from catalogue.loader.merge import resolve
+from catalogue.loader.merge import keys, resolve
 from catalogue.loader.reading import FileOutcome, KnownDocuments, read_all, read_dumps
 from catalogue.loader.warnings import LoadWarning, as_warning
 from catalogue.models import LoadRun, SourceDocument
@@ -241,7 +241,7 @@ MERGE_ATTEMPTS = 3
 
 
 def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
-    with transaction.atomic():
+    with transaction.atomic(), keys.checked_once():
         run = None
         if not dry_run:
             run = LoadRun.objects.create(started_at=record.started, outcome=LoadRun.Outcome.RUNNING)
