@@ -586,7 +586,12 @@ def test_a_load_run_page_lists_its_files_and_links_to_all_of_them(loaded_seeds, 
     assert f"loaded: {first.path} {first.sha256[:16]}" in html
     every = reverse("admin:catalogue_loadrunfile_changelist") + f"?run__id__exact={run.pk}"
     assert f'<a href="{every}">all 3 files →</a>' in html
-    listed = client.get(every + "&status__exact=loaded")
+    with CaptureQueriesContext(connection) as captured:
+        listed = client.get(every + "&status__exact=loaded")
     assert listed.status_code == 200
+    # In the (run, seq) index's order, not the run's own (a join and a sort of every file).
+    files_read = [q["sql"] for q in captured if 'FROM "catalogue_loadrunfile"' in q["sql"]]
+    assert files_read
+    assert not any('ORDER BY "catalogue_loadrun".' in sql for sql in files_read)
     shown = [f.path for f in listed.context["cl"].result_list]
     assert shown == list(run.files.values_list("path", flat=True))

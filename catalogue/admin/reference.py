@@ -187,4 +187,5 @@ class LoadRunFileAdmin(ReadOnlyAdmin):
     search_fields = ["path", "url"]
     fields = ["run", "seq", "path", "sha256", "url", "status", "error"]
     readonly_fields = fields
-    ordering = ["-run", "seq"]
+    # The model's order, its (run, seq) index's: newest run first with each run's files in order
+    # could not walk it, and would sort every file for each page.

@@ -78,7 +78,7 @@ class Migration(migrations.Migration):
                 ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='files', to='catalogue.loadrun')),
             ],
             options={
-                'ordering': ['run', 'seq'],
+                'ordering': ['run_id', 'seq'],
                 'constraints': [models.UniqueConstraint(fields=('run', 'seq'), name='loadrunfile_seq_unique'), models.CheckConstraint(condition=models.Q(('status__in', ['loaded', 'already_loaded', 'skipped', 'error']), ('status', ''), _connector='OR'), name='loadrunfile_status_valid')],
             },
         ),

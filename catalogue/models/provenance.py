@@ -84,7 +84,9 @@ class LoadRunFile(models.Model):
     error = models.TextField(blank=True)
 
     class Meta:
-        ordering = ["run", "seq"]
+        # By the column, not "run": that would sort by LoadRun's own ordering (a join and a sort
+        # of every file) instead of walking the (run, seq) index.
+        ordering = ["run_id", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["run", "seq"], name="loadrunfile_seq_unique"),
             models.CheckConstraint(
