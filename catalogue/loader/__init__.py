@@ -17,7 +17,7 @@ import logging
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -28,7 +28,7 @@ from catalogue.loader.documents import SnapshotError
 from catalogue.loader.merge import keys, resolve
 from catalogue.loader.reading import FileOutcome, KnownDocuments, read_all, read_dumps
 from catalogue.loader.warnings import LoadWarning, as_warning
-from catalogue.models import LoadRun, SourceDocument
+from catalogue.models import LoadFileStatus, LoadRun, SourceDocument
 
 __all__ = ["LoadLocked", "LoadResult", "SnapshotError", "load_paths"]
 
@@ -86,7 +86,7 @@ class LoadResult:
 
     def note(self, outcome: FileOutcome) -> None:
         self.file_counts[outcome.status] += 1
-        if outcome.status == "skipped":
+        if outcome.status == LoadFileStatus.SKIPPED:
             self.skipped.append(outcome)
 
     def note_clashes(self, clashes) -> None:
@@ -192,17 +192,14 @@ def _load(
             for read in itertools.chain(files, dumps):
                 if read.error and not keep_going:
                     # The file that stopped the load ends the failed run's list of files.
-                    outcome = read.outcome
-                    stage.add({"file": [(outcome.path, outcome.sha256, outcome.url, "error", outcome.error)]})
+                    stage.add(_file_row(replace(read.outcome, status=LoadFileStatus.ERROR)))
                     raise read.error
                 stage.add(read.tuples)
                 result.note_warnings(read.warnings, read.outcome.path if read.outcome else read.name)
                 if read.outcome is None:  # a batch of a dump's records; its file is not done yet
                     continue
                 outcome = read.outcome
-                stage.add(
-                    {"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]}
-                )
+                stage.add(_file_row(outcome))
                 result.note(outcome)
                 done += 1
                 if progress:
@@ -234,6 +231,11 @@ def _load(
         if dry_run:
             result.load_run_id = record.write(result, LoadRun.Outcome.DRY_RUN)
     return result
+
+
+def _file_row(outcome: FileOutcome) -> dict[str, list[tuple]]:
+    """What became of a file, as its staged row (``stg_file``; the run's ``LoadRunFile`` later)."""
+    return {"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]}
 
 
 # A merge that meets clashes under --keep-going skips what they involve and merges again.
@@ -374,7 +376,9 @@ def _record_files(load_run_id: int, hidden: list[str]) -> None:
             [load_run_id],
         )
         pairs = ", ".join(f"'{f}', {f}" for f in fields)
-        problem = "CASE WHEN status IN ('error', 'skipped') THEN 0 ELSE 1 END"
+        problem = (
+            f"CASE WHEN status IN ('{LoadFileStatus.ERROR}', '{LoadFileStatus.SKIPPED}') THEN 0 ELSE 1 END"
+        )
         shown = f"SELECT * FROM stg_file ORDER BY {problem}, seq LIMIT {LoadRun.FILES_SHOWN}"
         by_status = "SELECT COALESCE(status, '') AS status, count(*) AS n FROM stg_file GROUP BY 1 ORDER BY 1"
         if connection.vendor == "postgresql":

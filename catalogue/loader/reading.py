@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from catalogue import loadworker
 from catalogue.loader.documents import Snapshot, SnapshotError
+from catalogue.models.vocabulary import LoadFileStatus
 
 # Below this many files a pool costs more to start than it saves.
 PARALLEL_FROM_FILES = 256
@@ -32,7 +33,7 @@ class FileOutcome:
     path: str
     sha256: str = ""
     url: str = ""
-    status: str = ""  # loaded | already_loaded | skipped (bad, with --keep-going)
+    status: str = ""  # a LoadFileStatus: loaded | already_loaded | skipped (bad, with --keep-going)
     error: str = ""
 
 
@@ -92,14 +93,16 @@ def read_one(
             raise SnapshotError(name, "", f"cannot read: {exc.strerror or exc}") from None
         sha = documents.checksum(name, data)
         if sha in known:  # nothing in it can change the catalogue: not even parsed
-            return ReadResult(FileOutcome(path=name, sha256=sha, status="already_loaded"))
+            return ReadResult(FileOutcome(path=name, sha256=sha, status=LoadFileStatus.ALREADY_LOADED))
         raw = documents.parse(path, name, data, sha, limit)
         outcome = FileOutcome(path=raw.name, sha256=raw.sha256)
         parsed = validate.parse(raw)
     except SnapshotError as exc:
-        outcome = FileOutcome(path=name, sha256=raw.sha256 if raw else "", status="skipped", error=str(exc))
+        outcome = FileOutcome(
+            path=name, sha256=raw.sha256 if raw else "", status=LoadFileStatus.SKIPPED, error=str(exc)
+        )
         return ReadResult(outcome, error=exc)
-    outcome.url, outcome.status = parsed.url, "loaded"
+    outcome.url, outcome.status = parsed.url, LoadFileStatus.LOADED
     return ReadResult(outcome, staging.as_tuples(parsed.rows, vendor), parsed.warnings)
 
 
@@ -214,12 +217,14 @@ def read_dumps(
             dump = archive.open_dump(snapshot.root, name)
             sha = archive.checksum(dump)
             if sha in known:
-                outcome = FileOutcome(path=name, sha256=sha, url=dump.url, status="already_loaded")
+                outcome = FileOutcome(
+                    path=name, sha256=sha, url=dump.url, status=LoadFileStatus.ALREADY_LOADED
+                )
                 plans.append(ReadResult(outcome))
                 continue
             plans.append(_Dump(name, dump, sha, archive.parts(dump)))
         except SnapshotError as exc:
-            outcome = FileOutcome(path=name, sha256=sha, status="skipped", error=str(exc))
+            outcome = FileOutcome(path=name, sha256=sha, status=LoadFileStatus.SKIPPED, error=str(exc))
             plans.append(ReadResult(outcome, error=exc))
     jobs = [(plan, part) for plan in plans if isinstance(plan, _Dump) and plan.split for part in plan.parts]
     if workers < 2 or len(jobs) * archive.PART_RECORDS < PARALLEL_FROM_RECORDS:
@@ -279,7 +284,11 @@ def _read_dumps(plans, stage, read) -> Iterator[ReadResult]:
                         yield ReadResult(None, tuples, batch.warnings, name=plan.name)
         except SnapshotError as exc:
             stage.discard(archive.make_stamp(plan.dump.read_at, plan.sha256))
-            outcome = FileOutcome(path=plan.name, sha256=plan.sha256, status="skipped", error=str(exc))
+            outcome = FileOutcome(
+                path=plan.name, sha256=plan.sha256, status=LoadFileStatus.SKIPPED, error=str(exc)
+            )
             yield ReadResult(outcome, error=exc)
             continue
-        yield ReadResult(FileOutcome(path=plan.name, sha256=plan.sha256, url=plan.dump.url, status="loaded"))
+        yield ReadResult(
+            FileOutcome(path=plan.name, sha256=plan.sha256, url=plan.dump.url, status=LoadFileStatus.LOADED)
+        )

@@ -13,6 +13,7 @@ from django.db import DatabaseError, connection
 
 from catalogue.loader.merge.sql import analyze_scratch
 from catalogue.loader.schema import DATE, TABLES, TIMESTAMP
+from catalogue.models.vocabulary import LoadFileStatus
 
 _PG_TYPES = {"t": "text", "i": "bigint", "b": "boolean", "d": "date", "ts": "timestamptz", "j": "jsonb"}
 _SQLITE_TYPES = {"t": "TEXT", "i": "INTEGER", "b": "INTEGER", "d": "TEXT", "ts": "TEXT", "j": "TEXT"}
@@ -132,8 +133,8 @@ class Staging:
         with connection.cursor() as cur:
             for url in documents:
                 cur.execute(
-                    "UPDATE stg_file SET status = 'skipped', error = %s WHERE url = %s",
-                    [reasons.get(url, ""), url],
+                    "UPDATE stg_file SET status = %s, error = %s WHERE url = %s",
+                    [LoadFileStatus.SKIPPED, reasons.get(url, ""), url],
                 )
 
     def flush_files(self):

@@ -16,6 +16,7 @@ from pathlib import Path
 from catalogue import figures
 from catalogue.loader import documents, staging, validate
 from catalogue.loader.documents import SnapshotError
+from catalogue.models.vocabulary import LoadFileStatus
 
 BATCH_SAMPLES = 2000
 STREAMED = "samples"
@@ -73,7 +74,7 @@ def read_streamed(path: Path, name: str, known, stage, limit: int | None = None)
     try:
         sha = documents.file_checksum(path, name)
         if sha in known:
-            yield ReadResult(FileOutcome(path=name, sha256=sha, status="already_loaded"))
+            yield ReadResult(FileOutcome(path=name, sha256=sha, status=LoadFileStatus.ALREADY_LOADED))
             return
         head, streamed = _head(path, name, limit)
         if not streamed or not isinstance(head, dict) or not str(head.get("url", "")).startswith("/code/"):
@@ -81,7 +82,7 @@ def read_streamed(path: Path, name: str, known, stage, limit: int | None = None)
             raw = documents.parse(path, name, path.read_bytes(), sha, limit)
             parsed = validate.parse(raw)
             yield ReadResult(
-                FileOutcome(path=name, sha256=sha, url=parsed.url, status="loaded"),
+                FileOutcome(path=name, sha256=sha, url=parsed.url, status=LoadFileStatus.LOADED),
                 staging.as_tuples(parsed.rows, stage.vendor),
                 parsed.warnings,
             )
@@ -96,9 +97,11 @@ def read_streamed(path: Path, name: str, known, stage, limit: int | None = None)
     except SnapshotError as exc:
         if stamp:
             stage.discard(stamp)
-        yield ReadResult(FileOutcome(path=name, sha256=sha, status="skipped", error=str(exc)), error=exc)
+        yield ReadResult(
+            FileOutcome(path=name, sha256=sha, status=LoadFileStatus.SKIPPED, error=str(exc)), error=exc
+        )
         return
-    yield ReadResult(FileOutcome(path=name, sha256=sha, url=url, status="loaded"))
+    yield ReadResult(FileOutcome(path=name, sha256=sha, url=url, status=LoadFileStatus.LOADED))
 
 
 def _head(path: Path, name: str, limit) -> tuple[object, bool]:

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from catalogue.loader import LoadLocked, SnapshotError, load_paths
 from catalogue.loader.documents import MAX_DOCUMENT_BYTES
+from catalogue.models import LoadFileStatus
 
 EXIT_LOCKED = 75  # EX_TEMPFAIL: another load holds the lock; try again later
 
@@ -60,10 +61,10 @@ class Command(BaseCommand):
         self._report_warnings(result, verbosity)
         for bad in result.skipped:
             self.stderr.write(self.style.ERROR(f"skipped: {bad.error}"))
-        files = result.file_counts
+        files, status = result.file_counts, LoadFileStatus
         self.stdout.write(
-            f"{result.n_files} files: {files['loaded']} read, "
-            f"{files['already_loaded']} already loaded, {files['skipped']} skipped"
+            f"{result.n_files} files: {files[status.LOADED]} read, "
+            f"{files[status.ALREADY_LOADED]} already loaded, {files[status.SKIPPED]} skipped"
         )
         if verbosity >= 1:
             for label, counts in result.counts.items():
