@@ -284,6 +284,11 @@ STORAGES = {
     },
 }
 
+# How many loads, newest first, keep their list of files (catalogue.LoadRunFile, one row per file
+# read: ~575,000 a load of the whole archive). Older loads keep their summary (files_summary:
+# counts by status, the first files, problems first). 0 keeps every load's list.
+LOAD_FILE_LISTS_KEPT = max(0, int(os.environ.get("LOAD_FILE_LISTS_KEPT", "10")))
+
 # Public pages are cached against the data's version (catalogue.views.cached_page); this
 # bounds how long a change made outside the loader and the curation tools takes to show.
 # 0 turns the page cache off.

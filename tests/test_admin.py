@@ -595,3 +595,18 @@ def test_a_load_run_page_lists_its_files_and_links_to_all_of_them(loaded_seeds, 
     assert not any('ORDER BY "catalogue_loadrun".' in sql for sql in files_read)
     shown = [f.path for f in listed.context["cl"].result_list]
     assert shown == list(run.files.values_list("path", flat=True))
+
+
+def test_a_load_run_whose_files_were_pruned_shows_its_summary(loaded_seeds, client, settings):
+    from catalogue.models import LoadRun
+
+    settings.LOAD_FILE_LISTS_KEPT = 1
+    first = LoadRun.objects.get()
+    load(*SEEDS)  # a second run: the first's rows go
+    assert not first.files.exists()
+    html = client.get(reverse("admin:catalogue_loadrun_change", args=[first.pk])).content.decode()
+    assert "3 files (3 loaded)" in html
+    shown = first.files_summary["shown"][0]
+    assert f"loaded: {shown['path']} {shown['sha256'][:16]}" in html
+    assert "file by file, kept for the newest 1 load only" in html
+    assert "all 3 files →" not in html

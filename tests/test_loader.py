@@ -244,6 +244,28 @@ def test_a_load_record_keeps_files_checksums_counts_and_outcome(db):
     assert run.counts["Sample"]["created"] == 38
 
 
+def test_only_the_newest_runs_keep_their_files_as_rows(db, settings):
+    settings.LOAD_FILE_LISTS_KEPT = 2
+    for _ in range(3):
+        load(*SEEDS)
+    load(*SEEDS, dry_run=True)
+    runs = list(m.LoadRun.objects.order_by("id"))
+    assert runs[-1].outcome == "dry_run"  # a dry run's record counts as a run too
+    assert [run.files.count() for run in runs] == [0, 0, 3, 3]
+    # what the pruned runs say of their files stays
+    assert [run.files_summary["n_files"] for run in runs] == [3, 3, 3, 3]
+    assert runs[0].files_summary["by_status"] == {"loaded": 3}
+    assert runs[1].files_summary["by_status"] == {"already_loaded": 3}
+    assert len(runs[0].files_summary["shown"]) == 3
+
+
+def test_every_run_keeps_its_files_as_rows_when_told_to(db, settings):
+    settings.LOAD_FILE_LISTS_KEPT = 0
+    for _ in range(3):
+        load(*SEEDS)
+    assert [run.files.count() for run in m.LoadRun.objects.order_by("id")] == [3, 3, 3]
+
+
 def test_gzip_documents_and_directories_are_read_recursively(db, tmp_path):
     nested = tmp_path / "a" / "b"
     nested.mkdir(parents=True)

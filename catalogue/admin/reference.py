@@ -1,5 +1,6 @@
 """Everything else the snapshots bring, read-only, with links to the rows that use it."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -166,14 +167,19 @@ class LoadRunAdmin(ReadOnlyAdmin):
         summary = run.files_summary or {}
         n_files = summary.get("n_files", 0)
         by_status = ", ".join(f"{n:,} {status}" for status, n in sorted(summary.get("by_status", {}).items()))
-        head = [
-            f"{status}: {path} {sha256[:16]}"
-            for status, path, sha256 in run.files.values_list("status", "path", "sha256")[: self.FILES_SHOWN]
-        ]
-        more = [f"… and {n_files - self.FILES_SHOWN:,} more"] if n_files > self.FILES_SHOWN else []
+        rows = list(run.files.values_list("status", "path", "sha256")[: self.FILES_SHOWN])
+        kept = bool(rows) or not n_files
+        if not kept:  # an older run's rows are pruned (LOAD_FILE_LISTS_KEPT): its summary's few remain
+            rows = [(f["status"] or "", f["path"] or "", f["sha256"] or "") for f in summary.get("shown", [])]
+        head = [f"{status}: {path} {sha256[:16]}" for status, path, sha256 in rows]
+        more = [f"… and {n_files - len(rows):,} more"] if n_files > len(rows) else []
         lines = [f"{n_files:,} files ({by_status})", *head, *more]
-        every = changelist_link(LoadRunFile, f"all {n_files:,} files →", run__id__exact=run.pk)
         listed = format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines))
+        if not kept:
+            kept_runs = settings.LOAD_FILE_LISTS_KEPT
+            note = f"file by file, kept for the newest {kept_runs} load{'s' if kept_runs != 1 else ''} only"
+            return format_html("{}<br>({})", listed, note)
+        every = changelist_link(LoadRunFile, f"all {n_files:,} files →", run__id__exact=run.pk)
         return format_html("{}<br>{}", listed, every)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -399,6 +400,20 @@ def _record_files(load_run_id: int, hidden: list[str]) -> None:
                 f" 'shown', json((SELECT json_group_array(json_object({pairs})) FROM ({shown}))))"
             )
         cur.execute(f"UPDATE catalogue_loadrun SET files_summary = {summary} WHERE id = %s", [load_run_id])
+        _prune_file_lists(cur)
+
+
+def _prune_file_lists(cur) -> None:
+    """Only the newest ``LOAD_FILE_LISTS_KEPT`` runs keep their files as rows, so that reloading
+    the archive every day does not add 575,000 rows a day for ever; older runs keep their
+    ``files_summary``. Runs are numbered in the order they were recorded."""
+    kept = settings.LOAD_FILE_LISTS_KEPT
+    if kept:  # below the oldest run kept: no rows when fewer runs than that exist (NULL)
+        cur.execute(
+            "DELETE FROM catalogue_loadrunfile WHERE run_id <"
+            " (SELECT id FROM catalogue_loadrun ORDER BY id DESC LIMIT 1 OFFSET %s)",
+            [kept - 1],
+        )
 
 
 @contextlib.contextmanager

@@ -73,6 +73,8 @@ class LoadRunFile(models.Model):
     Rows, not one JSON value on the run: the whole archive is 575,000 files (~110 MB as JSON),
     which the database would have to assemble in memory at the end of the load and a reader
     would have to read whole to see one of them.
+    Only the newest ``settings.LOAD_FILE_LISTS_KEPT`` runs keep theirs (the loader prunes the
+    rest); an older run's ``files_summary`` still counts them and names its first few.
     """
 
     run = models.ForeignKey(LoadRun, on_delete=models.CASCADE, related_name="files")
