@@ -43,3 +43,42 @@ def test_a_runs_list_of_files_becomes_its_rows_in_order_and_back():
         assert files == {full: FILES, empty: []}
     finally:
         migrate(("catalogue", MigrationExecutor(connection).loader.graph.leaf_nodes("catalogue")[0][1]))
+
+
+def _file_indexes() -> dict[tuple[str, ...], bool]:
+    """The indexes of catalogue_loadrunfile: their columns, and whether unique."""
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, "catalogue_loadrunfile")
+    return {
+        tuple(c["columns"]): c["unique"]
+        for c in found.values()
+        if (c["index"] or c["unique"]) and not c["primary_key"]
+    }
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_file_rows_lose_the_run_index_the_pair_index_covers_in_place_and_back():
+    before = migrate(("catalogue", "0022_loadrun_files_as_rows"))
+    try:
+        run = before.get_model("catalogue", "LoadRun").objects.create(
+            started_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC), outcome="succeeded"
+        )
+        Files = before.get_model("catalogue", "LoadRunFile")
+        Files.objects.bulk_create(Files(run=run, seq=i, **f) for i, f in enumerate(FILES, 1))
+        assert ("run_id",) in _file_indexes()
+        ids = sorted(Files.objects.values_list("id", flat=True))
+
+        after = migrate(("catalogue", "0023_loadrunfile_by_status"))
+        indexes = _file_indexes()
+        assert ("run_id",) not in indexes
+        assert indexes[("run_id", "seq")] is True
+        assert indexes[("status", "run_id", "seq")] is False
+        # dropped in place: the rows (and their ids) are the ones there were
+        assert sorted(after.get_model("catalogue", "LoadRunFile").objects.values_list("id", flat=True)) == ids
+
+        migrate(("catalogue", "0022_loadrun_files_as_rows"))
+        indexes = _file_indexes()
+        assert ("run_id",) in indexes
+        assert ("status", "run_id", "seq") not in indexes
+    finally:
+        migrate(("catalogue", MigrationExecutor(connection).loader.graph.leaf_nodes("catalogue")[0][1]))

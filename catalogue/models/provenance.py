@@ -77,7 +77,8 @@ class LoadRunFile(models.Model):
     rest); an older run's ``files_summary`` still counts them and names its first few.
     """
 
-    run = models.ForeignKey(LoadRun, on_delete=models.CASCADE, related_name="files")
+    # No index of its own: the (run, seq) constraint's index leads with it.
+    run = models.ForeignKey(LoadRun, on_delete=models.CASCADE, related_name="files", db_index=False)
     seq = models.PositiveIntegerField()  # 1, 2, … in the order the load read them
     path = models.TextField()  # within the folder the load was given; never a server path
     sha256 = models.CharField(max_length=64, blank=True)  # '' if it was not read
@@ -89,6 +90,9 @@ class LoadRunFile(models.Model):
         # By the column, not "run": that would sort by LoadRun's own ordering (a join and a sort
         # of every file) instead of walking the (run, seq) index.
         ordering = ["run_id", "seq"]
+        # The admin's "skipped" or "error" files of every run kept (millions of rows), or of one,
+        # found and paged in this order without reading the rest.
+        indexes = [models.Index(fields=["status", "run", "seq"], name="loadrunfile_by_status")]
         constraints = [
             models.UniqueConstraint(fields=["run", "seq"], name="loadrunfile_seq_unique"),
             models.CheckConstraint(
