@@ -608,7 +608,7 @@ def test_a_load_run_whose_files_were_pruned_shows_its_summary(loaded_seeds, clie
     assert "3 files (3 loaded)" in html
     shown = first.files_summary["shown"][0]
     assert f"loaded: {shown['path']} {shown['sha256'][:16]}" in html
-    assert "file by file, kept for the newest 1 load only" in html
+    assert "the file-by-file list was pruned: only the newest loads keep theirs" in html
     assert "all 3 files →" not in html
 
 

@@ -1,6 +1,5 @@
 """Everything else the snapshots bring, read-only, with links to the rows that use it."""
 
-from django.conf import settings
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -176,9 +175,10 @@ class LoadRunAdmin(ReadOnlyAdmin):
         lines = [f"{n_files:,} files ({by_status})", *head, *more]
         listed = format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines))
         if not kept:
-            kept_runs = settings.LOAD_FILE_LISTS_KEPT
-            note = f"file by file, kept for the newest {kept_runs} load{'s' if kept_runs != 1 else ''} only"
-            return format_html("{}<br>({})", listed, note)
+            # No number here: the setting is the loading process's, which need not be this one's.
+            return format_html(
+                "{}<br>({})", listed, "the file-by-file list was pruned: only the newest loads keep theirs"
+            )
         every = changelist_link(LoadRunFile, f"all {n_files:,} files →", run__id__exact=run.pk)
         return format_html("{}<br>{}", listed, every)
 
