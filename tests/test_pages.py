@@ -611,6 +611,19 @@ def test_search_ranks_and_facets(client, loaded_seeds):
     assert [i.obj.arxiv_id for i in ran.items] == ["2409.01143"]
 
 
+def test_counts_take_the_singular_for_one(client, loaded_seeds):
+    # An entry found in one place, and a paper with one harvested sample, are common.
+    found = html(client, "/search?q=stage_backward&kind=entry")
+    assert "1 place in 1 paper</span>" in found
+    assert re.search(r"\d+ of 1 body ran", found)
+    many = html(client, "/search?q=forward_step_func&kind=entry")
+    assert "5 places in 5 papers</span><span>2 of 4 bodies ran" in many
+    one = html(client, "/paper/frugal-memory-efficient-optimization-by")
+    assert "<dd>1 sample, 0 ran, 1 repository</dd>" in one
+    gpipe = html(client, "/paper/gpipe-efficient-training-of-giant-neural")
+    assert "<dd>25 samples, 1 ran, 3 repositories</dd>" in gpipe
+
+
 def test_search_without_words_shows_the_box(client, loaded_seeds):
     page = html(client, "/search")
     assert 'id="search-q"' in page
