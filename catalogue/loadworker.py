@@ -27,9 +27,6 @@ def start(root: str, known_sorted, limit: int | None) -> None:
     from catalogue.loader.reading import KnownDocuments
 
     _snapshot, _known, _limit = Snapshot(root=root, names=[]), KnownDocuments(known_sorted), limit
-    from catalogue.loader.archive import use_system_allocator
-
-    use_system_allocator()
 
 
 def read_chunk(names, vendor):
@@ -45,6 +42,9 @@ def read_dump_part(dump, sha, part, vendor):
     from catalogue.loader.documents import SnapshotError
     from catalogue.loader.reading import ReadResult
 
+    # Arrow's pool is set here, not in ``start``: importing pyarrow costs a worker 25 MB of RSS,
+    # and a load of the seed format's files never reads Parquet.
+    archive.use_system_allocator()
     out = []
     try:
         for parsed in archive.read(dump, sha, part):

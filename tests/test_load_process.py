@@ -125,3 +125,21 @@ def test_killed_load_leaves_no_reading_workers(migrated_sqlite, tmp_path):
         loader.stdout.close()
         for pid in _marked(marker):  # what an unfixed loader leaves: ours, found by our marker
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_reading_worker_reads_the_seed_format_without_pyarrow(seeds_dir):
+    """Importing pyarrow costs each reading worker 25 MB of RSS (two workers: 50 MB of the loading
+    tree's peak, which must stay under 500 MB at archive size); only a dump part needs it."""
+    script = (
+        "import sys\n"
+        "from catalogue import loadworker\n"
+        f"loadworker.start({str(seeds_dir)!r}, [], None)\n"
+        f"results = loadworker.read_chunk({sorted(p.name for p in seeds_dir.iterdir())!r}, 'sqlite')\n"
+        "assert all(r.error is None and r.tuples for r in results), results\n"
+        "print(len(results), 'pyarrow' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(len(list(seeds_dir.iterdir()))), "False"]
