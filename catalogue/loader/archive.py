@@ -261,17 +261,10 @@ RECORDS_AT_ONCE = 250
 def use_system_allocator() -> None:
     """Arrow's default pool (jemalloc) keeps memory it freed, for later: in a load, memory held
     through the merge and by each reading process. The system allocator gives it back. For the
-    whole process: call it where only the loader reads Parquet. Once a process is enough."""
-    global _system_allocator_set
-    if _system_allocator_set:
-        return
+    whole process: call it where only the loader reads Parquet. Setting it again is harmless."""
     import pyarrow
 
     pyarrow.set_memory_pool(pyarrow.system_memory_pool())
-    _system_allocator_set = True
-
-
-_system_allocator_set = False
 
 
 def _parquet_records(
