@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Build .venv-pwc: Papers-with-Code's own client (paperswithcode-client 0.3.1) in a venv of
 # its own, for tests/test_pwc_client.py. Its pins (httpx ~=0.14.2, pydantic ~=1.6.1, typer
-# 0.3.2) cannot live beside the project's, and need an older Python (3.8).
+# 0.3.2) cannot live beside the project's, and need an older Python (3.8). It installs exactly
+# scripts/pwc-client.lock (every package pinned, hashes checked), so the test does not change
+# with what PyPI publishes.
 #
 #   bash scripts/pwc-client-venv.sh          idempotent: quick when the venv is already right
 #   PWC_PYTHON=/path/to/python3.8 bash scripts/pwc-client-venv.sh
@@ -12,12 +14,10 @@ cd "$(dirname "$0")/.."
 
 VENV=.venv-pwc
 VERSION=0.3.1
+LOCK=scripts/pwc-client.lock
+STAMP="$VENV/.installed-$(sha256sum "$LOCK" | cut -c1-16)"
 
-if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" - <<PY 2>/dev/null
-import importlib.metadata, sys
-sys.exit(importlib.metadata.version("paperswithcode-client") != "$VERSION")
-PY
-then
+if [ -x "$VENV/bin/python" ] && [ -f "$STAMP" ]; then
     echo "$PWD/$VENV/bin/python"
     exit 0
 fi
@@ -45,11 +45,12 @@ rm -rf "$VENV"
 echo "*" >"$VENV/.gitignore"
 log="$(mktemp)"
 if ! "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input --quiet \
-        "paperswithcode-client==$VERSION" >"$log" 2>&1; then
+        --require-hashes -r "$LOCK" >"$log" 2>&1; then
     cat "$log" >&2
     rm -f "$log"
     echo "pwc-client-venv: error: pip install paperswithcode-client==$VERSION failed" >&2
     exit 1
 fi
 rm -f "$log"
+touch "$STAMP"
 echo "$PWD/$VENV/bin/python"
