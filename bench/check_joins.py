@@ -36,7 +36,11 @@ django.setup()
 
 from catalogue.models import CodeLink, Leaderboard, Paper, Result  # noqa: E402
 
-_REPO = re.compile(r"https?://(?:www\.)?(github\.com|gitlab\.com|bitbucket\.org)/([^/\s#?]+)/([^/\s#?]+)", re.I)
+_REPO = re.compile(
+    r"https?://(?:www\.)?(github\.com|gitlab\.com|bitbucket\.org)/([^/\s#?]+)/([^/\s#?]+)", re.I
+)
+_CODE_HOST = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)/", re.I)
+_URL = re.compile(r"https?://[^\s<>\"'\])]+")
 _ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Za-z-]+)?/\d{7})", re.I)
 
 
@@ -64,16 +68,17 @@ def title_key(title: str) -> str:
 
 def main(dirs: list[str]) -> int:
     files = sorted(p for d in dirs for p in Path(d).rglob("evaluation-tables*.json*"))
-    links, named = set(), set()
+    links, named, titled = set(), set(), {}
     for path in files:
         for row in _rows(_load(path)):
-            url = (row.get("paper_url") or "").strip()
-            if not url:
+            found = _URL.search(row.get("paper_url") or "")
+            if not found:
                 continue
+            url = found[0]
             named.add(url)
+            titled.setdefault(url, title_key(row.get("paper_title")))
             for link in row.get("code_links") or []:
-                m = _REPO.search((link or {}).get("url") or "")
-                if m:
+                for m in _REPO.finditer((link or {}).get("url") or ""):
                     links.add((url, f"{m[1].lower()}/{m[2].lower()}/{m[3].lower().removesuffix('.git')}"))
 
     # how the catalogue finds a row's paper: its arXiv id, else its url_abs as given
@@ -84,15 +89,26 @@ def main(dirs: list[str]) -> int:
             if u:
                 by_url[u.strip()] = pid
 
+    # ... or the paper its own rows were given (a result keeps the paper_url its row gave), or,
+    # where rows giving two addresses of one paper were one result, the paper of the row's title
+    by_row = dict(Result.objects.exclude(paper=None).values_list("paper_url", "paper_id"))
+    by_title = {}
+    for pid, title in Paper.objects.values_list("id", "title"):
+        by_title.setdefault(title_key(title), pid)
+
     def paper_of(url: str):
         m = _ARXIV.search(url)
-        return by_arxiv.get(m[1]) if m else by_url.get(url)
+        if m:
+            return by_arxiv.get(m[1])
+        return by_url.get(url) or by_row.get(url) or (titled.get(url) and by_title.get(titled[url]))
 
     held = defaultdict(set)
     for pid, key in CodeLink.objects.values_list("paper_id", "repo__key"):
         held[pid].add(key.lower())
     found = sum(1 for url, key in links if (pid := paper_of(url)) and key in held[pid])
-    without_record = sum(1 for url in named if paper_of(url) is None)
+    # a repository (or an organisation's page) named as the paper is code; a PDF kept in one is a paper
+    code_pages = {url for url in named if _CODE_HOST.match(url) and not url.lower().endswith(".pdf")}
+    without_record = sum(1 for url in named - code_pages if paper_of(url) is None)
     titles = Counter(title_key(t) for t in Paper.objects.values_list("title", flat=True) if t.strip())
     twice = {t: n for t, n in titles.items() if n > 1}
     empty_abs = Paper.objects.filter(url_abs="", results__isnull=False).distinct().count()
@@ -102,7 +118,11 @@ def main(dirs: list[str]) -> int:
     for board in Leaderboard.objects.all():
         rows = list(Result.objects.filter(leaderboard=board).values_list("paper_id", "model", "metrics"))
         distinct = {
-            (p, " ".join(m.split()), json.dumps(sorted((k.strip(), str(v).strip()) for k, v in (ms or {}).items())))
+            (
+                p,
+                " ".join(m.split()),
+                json.dumps(sorted((k.strip(), str(v).strip()) for k, v in (ms or {}).items())),
+            )
             for p, m, ms in rows
         }
         larger += len(rows) > len(distinct)
@@ -115,7 +135,8 @@ def main(dirs: list[str]) -> int:
         ("paper→repository links in the tables", len(links), None),
         ("  of them code links of their paper", found, found == len(links)),
         ("papers the rows name (distinct URLs)", len(named), None),
-        ("  of them without a record", without_record, without_record == 0),
+        ("  of them a code repository's page (no paper)", len(code_pages), None),
+        ("  of the others without a record", without_record, without_record == 0),
         ("papers with results and an empty url_abs", empty_abs, empty_abs == 0),
         ("titles stored more than once", len(twice), not twice),
         ("boards larger than their distinct rows", larger, larger == 0),
@@ -124,6 +145,12 @@ def main(dirs: list[str]) -> int:
     for label, n, ok in figures:
         mark = "" if ok is None else ("  ok" if ok else "  BROKEN")
         print(f"{label:<62} {n:>7,}{mark}")
+    for url, key in sorted(links):
+        if not ((pid := paper_of(url)) and key in held[pid]):
+            print(f"  link missing: {url} -> {key} (paper {pid})")
+    for url in sorted(named - code_pages):
+        if paper_of(url) is None:
+            print(f"  no record: {url}")
     for title, n in sorted(twice.items())[:10]:
         print(f"  twice: {title!r} ({n})")
     for name, n in lost.most_common(10):

@@ -8,8 +8,10 @@ import functools
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from decimal import Decimal
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 from django.utils.text import slugify
 
@@ -178,7 +180,111 @@ def paper_from_url(url: str | None) -> tuple[str | None, str | None]:
     return None, None
 
 
+# --- a paper by the other addresses the archive names it by ----------------------------------
+#
+# A paper is, in this order: its arXiv id; else its Papers-with-Code slug; else the paper its
+# landing page is (``landing_key``): the DOI, the ACL Anthology, OpenReview, CVF, NeurIPS or PMLR
+# id its address carries, else the address normalised. Two addresses of one paper (its abstract
+# page and its PDF) give one key where the venue's addresses say which paper they are.
+
+_DOI_PATH = re.compile(r"(?:^|/)(10\.\d{4,9}/[^\s?#]+)$")
+_ACL_ID = re.compile(r"(?:^|/)([A-Za-z]\d{2}-\d{4}|\d{4}\.[a-z0-9-]+\.\d+)(?:\.pdf)?/?$")
+_NEURIPS_HASH = re.compile(r"/([0-9a-f]{32})-(?:abstract|paper|supplemental)[^/]*$", re.IGNORECASE)
+_NEURIPS_OLD = re.compile(r"^/paper/(\d+)-[^/]*?(?:\.pdf)?$")
+_PMLR = re.compile(r"^/(v\d+)/([^/.]+)(?:/[^/]*|\.(?:html|pdf))?$")
+_LANDING_SUFFIX = re.compile(r"(?:\.pdf|\.html?|/)+$", re.IGNORECASE)
+
+
+def landing_key(url: str | None) -> str | None:
+    """The identity of the paper an http(s) address that is neither arXiv nor Papers with Code
+    points at, or None (no such address; a code repository, which is code, not a paper).
+
+    ``https://doi.org/10.1109/CVPR.2016.90`` is ``doi:10.1109/cvpr.2016.90``; ACL Anthology
+    (``acl:P18-1031``, from aclanthology.org or aclweb.org/anthology, page or PDF), OpenReview
+    (``openreview:<id>``, forum or PDF), CVF open access (``cvf:<file name>``, html or PDF),
+    NeurIPS (``neurips:<hash or number>``), PMLR (``pmlr:v37/ioffe15``); anything else is
+    ``url:<host><path>[?query]``, the host lower-cased without ``www.``, without scheme,
+    fragment, a trailing slash or a ``.pdf``/``.html`` ending. A venue's key names one paper; a
+    ``url:`` key is weaker (an author's homepage, a mirror: one paper may have several).
+    """
+    if not url:
+        return None
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.lower().removeprefix("www.")
+    path = unquote(parts.path)
+    if host in ("arxiv.org", "export.arxiv.org", "paperswithcode.com"):
+        return None
+    if is_code_host(host) and not path.lower().endswith(".pdf"):
+        return None  # a repository is code; a report kept in one (…/blob/main/report.pdf) is a paper
+    if (host.endswith("doi.org") or "/doi/" in path) and (m := _DOI_PATH.search(path.rstrip("/"))):
+        return "doi:" + m[1].lower()
+    if ("aclanthology" in host or host == "aclweb.org") and (m := _ACL_ID.search(path)):
+        acl_id = m[1]
+        return "acl:" + (
+            acl_id.upper() if acl_id[:1].isalpha() else acl_id
+        )  # P18-1031 (old), 2020.acl-main.1
+    if host == "openreview.net":
+        query = dict(parse_qsl(parts.query))
+        if query.get("id"):
+            return "openreview:" + query["id"]
+    if host == "openaccess.thecvf.com" and path.rstrip("/"):
+        return "cvf:" + _LANDING_SUFFIX.sub("", path).rsplit("/", 1)[-1]
+    if host in ("papers.nips.cc", "proceedings.neurips.cc", "papers.neurips.cc"):
+        if m := _NEURIPS_HASH.search(path):
+            return "neurips:" + m[1].lower()
+        if m := _NEURIPS_OLD.match(path):
+            return "neurips:" + m[1]
+    if host == "proceedings.mlr.press" and (m := _PMLR.match(path)):
+        return f"pmlr:{m[1]}/{m[2]}"
+    query = urlencode(sorted(parse_qsl(parts.query)))
+    return f"url:{host}{_LANDING_SUFFIX.sub('', path)}" + (f"?{query}" if query else "")
+
+
+def landing_slug(title: str | None, key: str) -> str:
+    """The address of a paper known only by its landing page: its title's slug (at most 60
+    characters) and 8 hex digits of its key, so that two such papers never share one."""
+    base = slugify(unicodedata.normalize("NFKD", title or ""))[:60].rstrip("-")
+    if "-" in base and len(slugify(title or "")) > 60:
+        base = base.rsplit("-", 1)[0]  # at a word's end
+    return f"{base or 'paper'}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
+
+
+@dataclass(frozen=True)
+class PaperRef:
+    """Who a paper is, as one source names it: each identity it gives (None where it gives none)."""
+
+    slug: str | None = None  # a Papers-with-Code slug
+    arxiv_id: str | None = None
+    landing: str | None = None  # ``landing_key``
+
+    @property
+    def known(self) -> bool:
+        return bool(self.slug or self.arxiv_id or self.landing)
+
+
+def paper_named_by(url: str | None) -> PaperRef:
+    """The paper an address names: a Papers-with-Code paper page (its slug), an arXiv page or PDF
+    (its id), or another landing page (``landing_key``)."""
+    slug, arxiv_id = paper_from_url(url)
+    if slug or arxiv_id:
+        return PaperRef(slug=None if arxiv_id else slug, arxiv_id=arxiv_id)
+    return PaperRef(landing=landing_key(url))
+
+
+def title_key(title: str | None) -> str:
+    """A title as titles are compared: NFKC, case folded, its words (letters and digits) joined by
+    one space; so "BERT: Pre-training of…" and "Bert pre training of…" are one title."""
+    return " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", title or "").casefold()))
+
+
 _URL_IN = re.compile(r"https?://[^\s<>\"'\])]+", re.IGNORECASE)
+
+
+def urls_in(text: str | None) -> list[str]:
+    """Every http(s) URL in ``text``, in order ("[site](https://a.org) [code](https://github.com/b/c)")."""
+    return [m.rstrip(".,;:") for m in _URL_IN.findall(text or "")]
 
 
 def url_in(text: str | None) -> str | None:
@@ -210,23 +316,41 @@ def link_kind(url: str | None) -> str:
     return "other"
 
 
-def result_row_key(
-    model: str, metrics: dict, uses_additional_data, paper_title: str = "", paper_url: str = ""
-) -> str:
-    """What makes a leaderboard row itself, as a digest: its model, metrics and additional data,
-    and, for a row that names no paper of the catalogue, the title and URL it gives instead.
+_PLAIN_NUMBER = re.compile(r"^([-+]?\d+(?:\.\d+)?)\s*(%?)$")
 
-    Two rows that differ in any of these are two results; identical rows are one.
-    (Migration 0010 computes the same for rows loaded before it.)
+
+def row_text(value) -> str:
+    """A name or value as result rows are compared: NFC, whitespace runs as one space, ends
+    trimmed; a plain number as its decimal value ("57.30", "57.3 " and 57.3 alike; "84.4 %" and
+    "84.4%" alike). Text that is more than a number is compared as written."""
+    text = " ".join(unicodedata.normalize("NFC", str(value)).split())
+    if m := _PLAIN_NUMBER.match(text):
+        return format(Decimal(m[1]).normalize(), "f") + m[2]
+    return text
+
+
+def result_row_key(model: str, metrics: dict, paper_title: str = "", paper_url: str = "") -> str:
+    """What makes a leaderboard row itself, as a digest: its model and metrics (names and values
+    as :func:`row_text` compares them), and, for a row that names no paper of the catalogue, the
+    title and URL it gives instead.
+
+    Two rows that differ in any of these are two results; rows equal in them are one, whichever
+    source gives them (a paper document and an evaluation table, one stating
+    ``uses_additional_data`` and the other not). Migration 0024 recomputed the stored keys.
     """
     parts = [
-        model or "",
-        sorted((metrics or {}).items()),
-        uses_additional_data,
-        paper_title or "",
-        paper_url or "",
+        row_text(model or ""),
+        sorted((row_text(k), None if v is None else row_text(v)) for k, v in (metrics or {}).items()),
+        row_text(paper_title or ""),
+        (paper_url or "").strip(),
     ]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()[:32]
+
+
+def clean_name(name: str) -> str:
+    """A name (task, dataset, method, metric) as the catalogue keeps it: NFC, Unicode whitespace
+    trimmed at its ends and each inner run of it one space (`` FB15k``, ``\u3000SEED``, ``KDD ``)."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
 
 
 def name_slug(name: str, limit: int = 280) -> str:

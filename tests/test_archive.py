@@ -1,7 +1,7 @@
 """load_snapshot on the Papers-with-Code archive's own dump files (catalogue.loader.archive).
 
 The dumps are written by ``tests/archive_dumps.py`` (every kind, every form) and, for the real
-evaluation tables, copied from ../shared/pwc-archive-samples/sota-extractor/ under an
+evaluation tables, copied from tests/data/pwc-archive-samples/sota-extractor/ under an
 ``evaluation-tables-…`` name, as an operator would.
 """
 
@@ -26,7 +26,7 @@ from tests.conftest import PAPER_SEED, ROOT, SEEDS, load
 from tests.dump import catalogue_state, wipe
 
 pytestmark = pytest.mark.django_db
-SOTA = Path("/work/shared/pwc-archive-samples/sota-extractor")
+SOTA = ROOT / "tests" / "data" / "pwc-archive-samples" / "sota-extractor"
 PSPNET_BOARD = "semantic-segmentation-on-cityscapes-test"
 # Fields that say where a row came from (the file, its checksum), not what it holds.
 PROVENANCE = (

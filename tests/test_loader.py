@@ -122,6 +122,8 @@ def test_every_slug_a_paper_had_keeps_working(loaded_seeds, tmp_path):
 def test_a_paper_without_arxiv_id_is_its_slug(db, tmp_path):
     doc = json.loads(PAPER_SEED.read_text())
     doc["arxiv_id"] = None
+    doc["url_abs"] = "https://proceedings.neurips.cc/paper/2019/hash/093f65e080a295f8076b1c5722a46aa2"
+    doc["url_pdf"] = None
     load(write(tmp_path / "a.json", doc))
     doc["abstract"] = "changed"
     doc["syntology"]["read_at"] = "2026-10-01T00:00:00+00:00"
@@ -129,6 +131,18 @@ def test_a_paper_without_arxiv_id_is_its_slug(db, tmp_path):
     paper = m.Paper.objects.get()
     assert paper.arxiv_id is None
     assert paper.abstract == "changed"
+
+
+def test_a_paper_document_without_arxiv_id_is_the_arxiv_paper_its_url_abs_names(db, tmp_path):
+    """4,189 real paper documents state no arxiv_id but an arXiv url_abs: the arXiv paper a table row
+    naming that address is, not a second record."""
+    doc = json.loads(PAPER_SEED.read_text())
+    doc["arxiv_id"] = ""
+    doc["url_abs"] = "https://arxiv.org/abs/1811.06965v5"
+    load(write(tmp_path / "a.json", doc))
+    paper = m.Paper.objects.get()
+    assert paper.arxiv_id == "1811.06965"
+    assert paper.slug == "gpipe-efficient-training-of-giant-neural"  # its own slug stays its address
 
 
 def test_both_views_of_a_place_become_one_row_in_either_order(db, tmp_path):

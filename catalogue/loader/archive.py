@@ -32,10 +32,29 @@ from decimal import Decimal
 from pathlib import Path
 
 from catalogue import attribution, identities
+from catalogue.identities import clean_name
 from catalogue.loader import schema
 from catalogue.loader.documents import DUMP_ALIASES, DUMP_PREFIXES, SnapshotError, dump_kind
-from catalogue.loader.fields import Fields, Parsed, dates, make_stamp, memo_name_slug, paper_key, text_list
-from catalogue.loader.validate import add_dataset_name, add_repo_link, add_result, mention_paper
+from catalogue.loader.fields import (
+    MENTION_RANK,
+    Fields,
+    Parsed,
+    bad_char,
+    dates,
+    make_stamp,
+    memo_name_slug,
+    paper_key,
+    paper_naming,
+    text_list,
+)
+from catalogue.loader.validate import (
+    add_dataset_name,
+    add_repo,
+    add_repo_link,
+    add_result,
+    arxiv_in_links,
+    mention_paper,
+)
 from catalogue.models import DocumentKind, TitleSource
 
 KINDS = dict(
@@ -381,8 +400,11 @@ def _source(dump: Dump) -> dict:
     }
 
 
-def _paper_identity(record: Fields, url_key: str, arxiv_key: str) -> tuple[str, str | None]:
-    """(slug, arXiv id) of the paper a record is, or fails: without either it has no identity."""
+def _paper_identity(
+    record: Fields, url_key: str, arxiv_key: str, link_keys: tuple[str, ...]
+) -> tuple[str, str | None]:
+    """(slug, arXiv id) of the paper a record is, or fails: without either it has no identity.
+    The arXiv id is the one stated, else the one its paper URL or its own links give."""
     paper_url = record.str(url_key)
     slug, arxiv_from_url = identities.paper_from_url(paper_url)
     if paper_url and slug is None and arxiv_from_url is None:
@@ -391,7 +413,7 @@ def _paper_identity(record: Fields, url_key: str, arxiv_key: str) -> tuple[str, 
     arxiv_id = identities.arxiv_id_in(stated) if stated and stated.strip() else None
     if stated and stated.strip() and arxiv_id is None:
         record.leave_out(arxiv_key, f"{stated[:80]!r} is not an arXiv id")
-    arxiv_id = arxiv_id or arxiv_from_url
+    arxiv_id = arxiv_id or arxiv_from_url or arxiv_in_links(record, link_keys)
     if slug is None and arxiv_id is None:
         record.fail(url_key, "names no paper: neither a paper URL nor an arXiv id")
     return slug or identities.arxiv_slug(arxiv_id), arxiv_id
@@ -399,7 +421,7 @@ def _paper_identity(record: Fields, url_key: str, arxiv_key: str) -> tuple[str, 
 
 def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
-    slug, arxiv_id = _paper_identity(r, "paper_url", "arxiv_id")
+    slug, arxiv_id = _paper_identity(r, "paper_url", "arxiv_id", ("url_abs", "url_pdf"))
     pkey = paper_key(arxiv_id, slug)
     title = r.str("title")
     rec = ctx.record  # a dump can hold one paper twice (under two slugs): its lists go with its record
@@ -410,7 +432,7 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
         slug=slug,
         view=schema.ARCHIVE_VIEW,
         stamp=stamp,
-        title=title.strip() if title is not None else None,
+        **paper_naming(title, slug),
         title_source=TitleSource.ARCHIVE if title is not None else None,
         **dates(r, arxiv_id),
         **{
@@ -424,15 +446,15 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
     )
     for i, name in enumerate(text_list(r, "authors")):
         out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500], rec=rec)
-    for name in dict.fromkeys(n.strip() for n in text_list(r, "tasks") if n.strip()):
+    for name in dict.fromkeys(clean_name(n) for n in text_list(r, "tasks") if n.strip()):
         task_slug = memo_name_slug(name)
         out.add("task", slug=task_slug, name=name, stamp="1|" + stamp, detailed=False, doc_url=out.url)
         out.add("paper_task", pkey=pkey, stamp=stamp, slug=task_slug, rec=rec)
     for m in r.objects("methods"):
         with out.row("method", m.path):
-            name = m.str(
-                "name", required=True, max_length=schema.max_chars("method", "name"), blank=False
-            ).strip()
+            name = clean_name(
+                m.str("name", required=True, max_length=schema.max_chars("method", "name"), blank=False)
+            )
             derived = memo_name_slug(name)
             out.add(
                 "method",
@@ -442,6 +464,7 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
                 full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
                 stamp="1|" + stamp,
                 detailed=False,
+                doc_url=out.url,
             )
             out.add(
                 "paper_method",
@@ -456,15 +479,18 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
 
 def _read_link(out: Parsed, r: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
-    slug, arxiv_id = _paper_identity(r, "paper_url", "paper_arxiv_id")
+    slug, arxiv_id = _paper_identity(r, "paper_url", "paper_arxiv_id", ("paper_url_abs", "paper_url_pdf"))
     rec = ctx.record
-    pkey = mention_paper(out, slug, arxiv_id, stamp, title=r.str("paper_title"), rec=rec)
+    ref = identities.PaperRef(slug=None if arxiv_id else slug, arxiv_id=arxiv_id)
+    pkey = mention_paper(
+        out, ref, stamp, title=r.str("paper_title"), rec=rec, url_named=r.url("paper_url_abs") or None
+    )
     add_repo_link(out, r, "repo_url", schema.CODE_LINK, pkey, stamp, rec=rec)
 
 
 def _read_task(out: Parsed, t: Fields, ctx: _Context, parent: str | None = None) -> None:
     stamp = ctx.stamp
-    name = t.str("task", required=True, max_length=schema.max_chars("task", "name"), blank=False).strip()
+    name = clean_name(t.str("task", required=True, max_length=schema.max_chars("task", "name"), blank=False))
     task_slug = memo_name_slug(name)
     out.add(
         "task",
@@ -478,7 +504,7 @@ def _read_task(out: Parsed, t: Fields, ctx: _Context, parent: str | None = None)
         source_link=t.json("source_link") if t.obj("source_link") else None,
         doc_url=out.url,
     )
-    for area in dict.fromkeys(a.strip() for a in text_list(t, "categories") if a.strip()):
+    for area in dict.fromkeys(clean_name(a) for a in text_list(t, "categories") if a.strip()):
         out.add("area", slug=memo_name_slug(area), name=area, stamp=stamp)
         out.add("task_area", task_slug=task_slug, area_slug=memo_name_slug(area), stamp="1|" + stamp)
     for d in t.objects("datasets"):
@@ -497,11 +523,11 @@ def _read_table(out: Parsed, d: Fields, task_slug: str, ctx: _Context, parent: s
     )
     if not own or not own.strip():
         d.fail("dataset", "is required (the table's dataset)")
-    dataset = f"{parent} ({own.strip()})" if parent else own.strip()
+    dataset = f"{parent} ({clean_name(own)})" if parent else clean_name(own)
     derived = add_dataset_name(out, dataset, stamp, parent=parent)
     sota = d.obj("sota")
     rows = sota.objects("rows") if sota else []
-    metrics = text_list(sota, "metrics") if sota else []
+    metrics = list(dict.fromkeys(clean_name(n) for n in text_list(sota, "metrics"))) if sota else []
     rec = ctx.unit()
     if rows or metrics:
         out.add(
@@ -528,13 +554,16 @@ def _read_table(out: Parsed, d: Fields, task_slug: str, ctx: _Context, parent: s
 def _read_row(out: Parsed, row: Fields, stamp: str, board: dict, position: int, of: int) -> None:
     paper_url = row.url("paper_url") or None
     paper_title = (row.str("paper_title") or "").strip() or None
-    slug, arxiv_id = identities.paper_from_url(paper_url)
+    ref = identities.paper_named_by(paper_url)
     paper_date = row.date("paper_date")
-    pkey = (
-        mention_paper(out, slug, arxiv_id, stamp, title=paper_title, date=paper_date, rec=board["rec"])
-        if slug
-        else None
-    )
+    pkey = None
+    if ref.known:
+        # the address the row gives for its paper is the paper's own, but a Papers-with-Code page
+        url_named = None if ref.slug else paper_url
+        pkey = mention_paper(
+            out, ref, stamp, title=paper_title, date=paper_date, rec=board["rec"], url_named=url_named
+        )
+    code_links = _links(row, "code_links")
     add_result(
         out,
         row,
@@ -546,9 +575,46 @@ def _read_row(out: Parsed, row: Fields, stamp: str, board: dict, position: int, 
         paper_title=paper_title,
         paper_url=paper_url,
         paper_date=paper_date,
-        code_links=json.dumps(_links(row, "code_links")),
+        code_links=json.dumps(code_links),
         model_links=json.dumps(_links(row, "model_links")),
         **board,
+    )
+    if pkey:
+        for url, at in _repository_urls(row, "code_links").items():
+            with out.row("code link", at):
+                _add_row_code_link(out, url, pkey, stamp, board)
+
+
+def _repository_urls(row: Fields, key: str) -> dict[str, str]:
+    """Every repository address the row's links give (and where), Markdown residue and all: a
+    link's ``url`` can hold several (``https://allennlp.org/elmo) [AllenNLP GitHub](https://github.com/…``)."""
+    found: dict[str, str] = {}
+    limit = schema.max_chars("code_link", "repo_url")
+    for link in row.objects(key):
+        if not isinstance(link, Fields) or not isinstance(link.value.get("url"), str):
+            continue
+        for url in identities.urls_in(link.value["url"]):
+            if len(url) <= limit and not bad_char(url) and identities.parse_repo(url):
+                found.setdefault(url, link.at("url"))
+    return found
+
+
+def _add_row_code_link(out: Parsed, url: str, pkey: str, stamp: str, board: dict) -> None:
+    """A row's code link as a code link of its paper: the flags the row does not state stay unknown,
+    and it ranks below the links dump's and a paper document's record of the same link."""
+    ref = identities.parse_repo(url)
+    add_repo(out, ref, stamp)
+    out.add(
+        "code_link",
+        pkey=pkey,
+        repo_key=ref.key,
+        sub_path=ref.sub_path,
+        repo_url=url,
+        stamp=MENTION_RANK + stamp,
+        doc_url=out.url,
+        rec=board["rec"],
+        board_task=board["task_slug"],
+        board_dataset=board["derived_dataset_slug"],
     )
 
 
@@ -570,7 +636,7 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
     url = m.str("url")
     slug = identities.slug_from_url(url, "method")
-    name = (m.str("name", max_length=schema.max_chars("method", "name")) or "").strip()
+    name = clean_name(m.str("name", max_length=schema.max_chars("method", "name")) or "")
     if not slug:
         if not name:
             m.fail("url", "names no method: neither a method URL nor a name")
@@ -590,10 +656,15 @@ def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
     )
     for c in m.objects("collections"):
         with out.row("collection", c.path):
-            collection = c.str(
-                "collection", required=True, max_length=schema.max_chars("collection", "name"), blank=False
-            ).strip()
-            area_name = (c.str("area", max_length=schema.max_chars("area", "name")) or "").strip()
+            collection = clean_name(
+                c.str(
+                    "collection",
+                    required=True,
+                    max_length=schema.max_chars("collection", "name"),
+                    blank=False,
+                )
+            )
+            area_name = clean_name(c.str("area", max_length=schema.max_chars("area", "name")) or "")
             area_slug = (c.str("area_id", max_length=schema.max_chars("area", "slug")) or "").strip() or (
                 memo_name_slug(area_name) if area_name else None
             )
@@ -614,9 +685,17 @@ def _introducing_paper(out: Parsed, record: Fields, ctx: _Context) -> str | None
         else None
     )
     if paper is not None:
-        slug, arxiv_id = identities.paper_from_url(paper.str("url"))
-        if slug:
-            return mention_paper(out, slug, arxiv_id, ctx.stamp, title=paper.str("title"), rec=ctx.unit())
+        url = paper.url("url") or None
+        ref = identities.paper_named_by(url)
+        if ref.known:
+            return mention_paper(
+                out,
+                ref,
+                ctx.stamp,
+                title=paper.str("title"),
+                rec=ctx.unit(),
+                url_named=None if ref.slug else url,
+            )
     return None  # a bare title names no paper we could find
 
 
@@ -624,7 +703,7 @@ def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
     url = d.str("url")
     slug = identities.slug_from_url(url, "dataset")
-    name = (d.str("name", max_length=schema.max_chars("dataset", "name")) or "").strip()
+    name = clean_name(d.str("name", max_length=schema.max_chars("dataset", "name")) or "")
     if not slug:
         if not name:
             d.fail("url", "names no dataset: neither a dataset URL nor a name")
@@ -648,9 +727,9 @@ def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
     )
     for t in d.objects("tasks"):
         with out.row("task", t.path):
-            task_name = t.str(
-                "task", required=True, max_length=schema.max_chars("task", "name"), blank=False
-            ).strip()
+            task_name = clean_name(
+                t.str("task", required=True, max_length=schema.max_chars("task", "name"), blank=False)
+            )
             task_slug = identities.slug_from_url(t.str("url"), "task") or memo_name_slug(task_name)
             out.add(
                 "task", slug=task_slug, name=task_name, stamp="1|" + stamp, detailed=False, doc_url=out.url

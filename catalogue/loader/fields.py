@@ -287,7 +287,8 @@ class Fields:
             value = self._str(key, required, max_length, True)
             if value is None or value == "":
                 return value
-            if not _HTTP_URL.match(value):
+            # Text around the URL ("… (These scores reported in [x](https://…))"): a URL holds no space.
+            if not _HTTP_URL.match(value) or any(c.isspace() for c in value.strip()):
                 found = identities.url_in(value) if self.warnings is not None else None
                 if found and found != value:
                     self.warnings.append(
@@ -453,9 +454,26 @@ def dates(fields: Fields, arxiv_id: str | None) -> dict:
     return {"date": date, "month": month or ""}
 
 
-def paper_key(arxiv_id: str | None, slug: str) -> str:
-    """A paper's identity in the staged rows: its arXiv id, else its slug."""
-    return arxiv_id or f"slug:{slug}"
+def paper_key(arxiv_id: str | None, slug: str, landing: str | None = None) -> str:
+    """A paper's identity in the staged rows: its arXiv id, else its Papers-with-Code slug (``slug:``),
+    else its landing page (``land:``, ``identities.landing_key``)."""
+    return arxiv_id or (f"land:{landing}" if landing else f"slug:{slug}")
+
+
+# The characters of a title's key kept (``Paper.title_key``): enough to tell titles apart, and an
+# index entry PostgreSQL takes whatever the title's length.
+TITLE_KEY_CHARS = 300
+
+
+def paper_naming(title: str | None, slug: str, landing: str | None = None) -> dict:
+    """What every staged paper row says of its name: the title (stripped), its key, and whether its
+    slug was made here (``arxiv-<id>``, a landing page's) rather than stated by a source."""
+    title = title.strip() if title is not None else None
+    return {
+        "title": title,
+        "title_key": identities.title_key(title)[:TITLE_KEY_CHARS] if title else None,
+        "slug_derived": bool(landing) or slug.startswith("arxiv-"),
+    }
 
 
 def metrics_json(metrics: Fields | None) -> str:
@@ -469,10 +487,11 @@ def metrics_json(metrics: Fields | None) -> str:
             metrics.fail(name, f"expected a string or number, got {_type(value)}")
         if isinstance(value, float) and not math.isfinite(value):
             metrics.fail(name, f"expected a finite number, got {value}")
-        clean_name = clean_text(metrics, name, name)
+        # One spelling of a column's name: the table's columns are cleaned alike (archive._read_table).
+        cleaned = identities.clean_name(clean_text(metrics, name, name))
         if isinstance(value, str):
             value = clean_text(metrics, name, value)
-        checked[clean_name] = value if isinstance(value, str) or value is None else str(value)
+        checked[cleaned] = value if isinstance(value, str) or value is None else str(value)
     return json.dumps(checked)
 
 

@@ -203,7 +203,8 @@ class Table:
 # A paper, as a paper document describes it (view "paper"), the papers dump's record does
 # ("archive"), a code-entry document's sample names it ("code"), or another dump's row points at
 # it ("mention": a code link, a leaderboard row). Identity: ``pkey``, its arXiv id, else
-# "slug:<slug>". ``rec``: the record's number within its file (dumps; 0 for a document).
+# "slug:<slug>", else "land:<landing key>" (a paper known by its landing page only). ``rec``: the
+# record's number within its file (dumps; 0 for a document).
 PAPER = Table(
     "paper",
     [
@@ -213,6 +214,7 @@ PAPER = Table(
         Column("view", TEXT),
         Column("stamp", TEXT),
         Column("title", TEXT, group=STAMP),  # stripped; a curator's correction stands (merge)
+        Column("title_key", TEXT, group=STAMP),  # identities.title_key of the title
         Column("title_source", TEXT, group=STAMP),
         Column("date", DATE, group=STAMP),
         Column("month", TEXT, group=STAMP),
@@ -231,6 +233,14 @@ PAPER = Table(
         Column("syntology_links", JSON, group=SYNTOLOGY),
         Column("arxiv_metadata", JSON, "arxiv_metadata", AS_JSON, SYNTOLOGY),
         Column("syntology_extracted_results", JSON, "syntology_extracted_results", AS_JSON, SYNTOLOGY),
+        # Whether ``slug`` was made here (not a Papers-with-Code slug a source stated).
+        Column("slug_derived", BOOLEAN),
+        # The landing page a row names the paper by (``identities.landing_key``), kept when the
+        # paper turns out to be one with an arXiv id or a slug (Paper.landing_key).
+        Column("landing", TEXT, stored="Paper.landing_key"),
+        # The paper's own address as a row that only names it gives it (a table row's paper_url, a
+        # code link's paper_url_abs): its url_abs where no description of the paper states one.
+        Column("url_named", TEXT, stored="Paper.url_abs"),
         Column("doc_url", TEXT),
         Column("rec", INTEGER),
     ],
@@ -285,6 +295,10 @@ CODE_LINK = Table(
         Column("stamp", TEXT),
         Column("doc_url", TEXT),
         Column("rec", INTEGER),
+        # A link an evaluation table's row gives (its paper's ``code_links``): the row's board,
+        # as its task's slug and its dataset's derived slug; NULL for any other source.
+        Column("board_task", TEXT, stored="Task.slug"),
+        Column("board_dataset", TEXT, stored="Dataset.slug"),
     ],
     model="CodeLink",
 )

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from catalogue import figures, identities
+from catalogue.identities import clean_name
 from catalogue.loader import schema
 from catalogue.loader.documents import RawDocument
 from catalogue.loader.fields import (
@@ -32,6 +33,7 @@ from catalogue.loader.fields import (
     memo_parse_repo,
     metrics_json,
     paper_key,
+    paper_naming,
     text_list,
 )
 from catalogue.loader.warnings import LoadWarning
@@ -158,6 +160,20 @@ def _correction(out: Parsed, c: Fields, rec: int) -> None:
         doc_url=out.url,
         rec=rec,
     )
+
+
+def arxiv_in_links(fields: Fields, keys=("url_abs", "url_pdf")) -> str | None:
+    """The arXiv id a paper's own links give where it states none (``url_abs`` on arxiv.org, any
+    version): the same paper a row naming that address is."""
+    for key in keys:
+        value = fields.value.get(key)
+        if (
+            isinstance(value, str)
+            and "arxiv.org/" in value.lower()
+            and (found := identities.arxiv_id_in(value))
+        ):
+            return found
+    return None
 
 
 def _arxiv(fields: Fields, key="arxiv_id") -> str | None:
@@ -291,7 +307,6 @@ def add_result(out: Parsed, r: Fields, pkey: str | None, stamp: str, **given) ->
     values["row_key"] = identities.result_row_key(
         values["model"],
         json.loads(metrics),
-        values["uses_additional_data"],
         "" if pkey else (values.get("paper_title") or ""),
         "" if pkey else (values.get("paper_url") or ""),
     )
@@ -299,21 +314,34 @@ def add_result(out: Parsed, r: Fields, pkey: str | None, stamp: str, **given) ->
 
 
 def mention_paper(
-    out: Parsed, slug: str, arxiv_id: str | None, stamp: str, title=None, date=None, rec=0
+    out: Parsed,
+    ref: identities.PaperRef,
+    stamp: str,
+    title=None,
+    date=None,
+    rec=0,
+    url_named: str | None = None,
 ) -> str:
-    """A paper only named by a row of another kind: its identity, and its title below all others."""
-    pkey = paper_key(arxiv_id, slug)
+    """A paper only named by a row of another kind (``ref``: who it is, as the row names it): its
+    identity, its title below all others, and the address the row gives for it (``url_named``)."""
+    title = title if title and title.strip() else None
+    slug = ref.slug or (
+        identities.arxiv_slug(ref.arxiv_id) if ref.arxiv_id else identities.landing_slug(title, ref.landing)
+    )
+    pkey = paper_key(ref.arxiv_id, slug, ref.landing)
     out.add(
         "paper",
         pkey=pkey,
-        arxiv_id=arxiv_id,
+        arxiv_id=ref.arxiv_id,
         slug=slug,
         view=schema.MENTION_VIEW,
         stamp=MENTION_RANK + stamp,
-        title=title.strip() if title and title.strip() else None,
-        title_source=TitleSource.ARCHIVE if title and title.strip() else None,
+        **paper_naming(title, slug, ref.landing),
+        title_source=TitleSource.ARCHIVE if title else None,
         date=date,
-        month=(date.isoformat()[:7] if date else identities.month_from_arxiv_id(arxiv_id)) or "",
+        month=(date.isoformat()[:7] if date else identities.month_from_arxiv_id(ref.arxiv_id)) or "",
+        url_named=url_named,
+        landing=ref.landing,
         doc_url=out.url,
         rec=rec,
     )
@@ -383,7 +411,6 @@ def _code_entry_place(out: Parsed, s: Fields, entry: str, stamp: str) -> dict:
             s.fail("paper", "is required when arxiv_id is missing")
         paper_slug = identities.arxiv_slug(arxiv_id)
     pkey = paper_key(arxiv_id, paper_slug)
-    title = s.str("title")
     out.add(
         "paper",
         pkey=pkey,
@@ -391,7 +418,7 @@ def _code_entry_place(out: Parsed, s: Fields, entry: str, stamp: str) -> dict:
         slug=paper_slug,
         view=schema.CODE_VIEW,
         stamp=stamp,
-        title=title.strip() if title is not None else None,
+        **paper_naming(s.str("title"), paper_slug),
         title_source=s.choice("title_source", TitleSource),
         **dates(s, arxiv_id),
         doc_url=out.url,
@@ -435,7 +462,7 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     stamp = make_stamp(read_at, raw.sha256)
     out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp, warnings=doc.warnings, file=raw.name)
     _document_row(out, doc, raw, read_at, stamp)
-    arxiv_id = _arxiv(doc)
+    arxiv_id = _arxiv(doc) or arxiv_in_links(doc)
     pkey = paper_key(arxiv_id, slug)
     title = doc.str("title")
     links = None
@@ -456,7 +483,7 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
         slug=slug,
         view=schema.PAPER_DOCUMENT_VIEW,
         stamp=stamp,
-        title=title.strip() if title is not None else None,
+        **paper_naming(title, slug),
         # A paper document's title is the archive's (its ``source`` is the archive).
         title_source=TitleSource.ARCHIVE if title is not None else None,
         **dates(doc, arxiv_id),
@@ -497,7 +524,7 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
             tslug = t.str(
                 "task_slug", required=True, max_length=schema.max_chars("task", "slug"), blank=False
             )
-            name = t.str("task_name", max_length=schema.max_chars("task", "name")) or tslug
+            name = clean_name(t.str("task_name", max_length=schema.max_chars("task", "name")) or "") or tslug
             out.add(
                 "task",
                 slug=tslug,
@@ -516,7 +543,9 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
                 mslug = m.str(
                     slug_key, required=True, max_length=schema.max_chars("method", "slug"), blank=False
                 )
-                name = m.str(name_key, max_length=schema.max_chars("method", "name")) or mslug
+                name = (
+                    clean_name(m.str(name_key, max_length=schema.max_chars("method", "name")) or "") or mslug
+                )
                 out.add(
                     "method",
                     slug=mslug,
@@ -526,6 +555,7 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
                     full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
                     stamp=name_rank(name, mslug) + stamp,
                     detailed=False,
+                    doc_url=out.url,
                 )
                 out.add(
                     "paper_method",
@@ -546,6 +576,9 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
                 name = clean_text(doc, f"datasets_introduced[{i}]", item)
             else:
                 doc.fail(f"datasets_introduced[{i}]", "expected a string or an object with a name")
+            name = clean_name(name)
+            if not name:
+                doc.fail(f"datasets_introduced[{i}]", "is blank: it names no dataset")
             add_dataset_name(out, name, stamp)
             out.add(
                 "paper_dataset",
@@ -575,15 +608,17 @@ def add_dataset_name(out: Parsed, name: str, stamp: str, parent: str | None = No
 def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
     tasks = doc.value.get("tasks")
     task_slugs = {
-        t["task_name"].strip().lower(): t["task_slug"]
+        clean_name(t["task_name"]).lower(): t["task_slug"]
         for t in (tasks if isinstance(tasks, list) else [])
         if isinstance(t, dict) and isinstance(t.get("task_name"), str) and isinstance(t.get("task_slug"), str)
     }
     for r in doc.objects("results"):
         with out.row("result", r.path):
-            task_name = r.str("task", required=True, max_length=schema.max_chars("task", "name"), blank=False)
-            dataset = r.str(
-                "dataset", required=True, max_length=schema.max_chars("dataset", "name"), blank=False
+            task_name = clean_name(
+                r.str("task", required=True, max_length=schema.max_chars("task", "name"), blank=False)
+            )
+            dataset = clean_name(
+                r.str("dataset", required=True, max_length=schema.max_chars("dataset", "name"), blank=False)
             )
             model = r.str("model", max_length=schema.max_chars("result", "model")) or ""
             board_path = r.str(

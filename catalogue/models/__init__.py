@@ -23,9 +23,9 @@ their result rows), ``code`` (repositories, code links, entries, bodies and plac
 ``Sample.objects.ran()``) sits beside it. Everything is importable from here.
 """
 
-from catalogue.models.code import CodeBody, CodeEntry, CodeLink, HarvestedRepo, Repo, Sample
+from catalogue.models.code import CodeBody, CodeEntry, CodeLink, CodeLinkSource, HarvestedRepo, Repo, Sample
 from catalogue.models.corrections import Correction, CuratorProfile
-from catalogue.models.leaderboards import Leaderboard, Result
+from catalogue.models.leaderboards import Leaderboard, Result, ResultSource
 from catalogue.models.papers import Author, AuthorName, Paper, PaperSlug
 from catalogue.models.provenance import Harvested, LoadRun, LoadRunFile, SourceDocument
 from catalogue.models.search import SearchDocument
@@ -49,6 +49,7 @@ __all__ = [
     "CodeBody",
     "CodeEntry",
     "CodeLink",
+    "CodeLinkSource",
     "Correction",
     "CuratorProfile",
     "Dataset",
@@ -67,6 +68,7 @@ __all__ = [
     "Repo",
     "RepoKind",
     "Result",
+    "ResultSource",
     "Sample",
     "SearchDocument",
     "SearchKind",

@@ -145,6 +145,32 @@ class CodeLink(Harvested):
         return self.repo_url
 
 
+class CodeLinkSource(models.Model):
+    """One source that states a code link: a paper document, the links dump, or a row of an
+    evaluation table (``leaderboard``: the board whose row gives the paper's code). A link is
+    kept while any source states it: a new copy of one source takes only its own statements."""
+
+    link = models.ForeignKey(CodeLink, on_delete=models.CASCADE, related_name="sources")
+    document = models.ForeignKey(SourceDocument, on_delete=models.CASCADE, related_name="+")
+    leaderboard = models.ForeignKey(
+        "Leaderboard", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["link", "document", "leaderboard"], name="codelinksource_unique"),
+            models.UniqueConstraint(
+                fields=["link", "document"],
+                condition=models.Q(leaderboard__isnull=True),
+                name="codelinksource_unique_without_board",
+            ),
+        ]
+        indexes = [models.Index(fields=["document"], name="codelinksource_by_document")]
+
+    def __str__(self):
+        return f"{self.link} from {self.document}"
+
+
 class HarvestedRepo(Harvested):
     """A repository Syntology read for a paper (``syntology.repos``)."""
 

@@ -88,3 +88,18 @@ class Result(Harvested):
 
     def __str__(self):
         return f"{self.model} on {self.leaderboard}"
+
+
+class ResultSource(models.Model):
+    """One source that states a result row (a paper document, an evaluation-tables dump): one
+    row whichever sources give it, kept while any of them states it."""
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="sources")
+    document = models.ForeignKey("SourceDocument", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["result", "document"], name="resultsource_unique")]
+        indexes = [models.Index(fields=["document"], name="resultsource_by_document")]
+
+    def __str__(self):
+        return f"{self.result} from {self.document}"

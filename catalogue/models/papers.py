@@ -93,12 +93,18 @@ class PaperQuerySet(models.QuerySet):
 
 class Paper(Harvested):
     arxiv_id = models.CharField(max_length=40, null=True, blank=True, unique=True)
+    # A paper with neither an arXiv id nor a Papers-with-Code slug of its own is the paper its
+    # landing page is (``identities.landing_key``: a DOI, an ACL Anthology id, a CVF file…).
+    landing_key = models.CharField(max_length=1100, null=True, blank=True, unique=True)
     slug = models.CharField(max_length=300, unique=True)  # current; old ones in PaperSlug
     # What pages and API show: the curator's correction if there is one, else the snapshot's.
     title = models.TextField(blank=True)
     title_upstream = models.TextField(blank=True, editable=False)  # the snapshot's, always
     title_corrected = models.BooleanField(db_default=False, editable=False)
     title_source = models.CharField(max_length=16, choices=TitleSource.choices, null=True, blank=True)
+    # The snapshot's title as titles are compared (``identities.title_key``, at most
+    # TITLE_KEY_CHARS): how the loader finds one paper that two sources name differently.
+    title_key = models.CharField(max_length=300, blank=True, editable=False)
     date = models.DateField(null=True, blank=True)
     # "YYYY-MM" from ``date``, else inferred from the arXiv id: stored (not computed per
     # request) so that year filters and date sorts can use an index.
@@ -161,6 +167,7 @@ class Paper(Harvested):
             # The API's default order is the slug; with the id in the index, a filtered list
             # (papers on a task, with official code) walks it without reading each paper's row.
             models.Index(fields=["slug", "id"], name="paper_slug_with_id"),
+            models.Index(fields=["title_key"], name="paper_by_title_key"),
         ]
 
     def __str__(self):
@@ -181,6 +188,9 @@ class PaperSlug(models.Model):
     slug = models.CharField(max_length=300, unique=True)
     paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="slugs")
     last_stamp = models.CharField(max_length=100)
+    # Made here (``arxiv-<id>``, a landing page's ``<title>-<hash>``), not a Papers-with-Code
+    # slug a source stated: a paper's address is a stated slug where it has one.
+    derived = models.BooleanField(default=False)
 
     def __str__(self):
         return self.slug

@@ -39,6 +39,9 @@ class LoadRun(models.Model):
     warnings = models.JSONField(default=list)
     # Every warning by kind: {kind: {"count": n, "files": the first loader.FILES_PER_KIND files}}
     warning_kinds = models.JSONField(default=dict)
+    # What each kind of source gave (documents, and each dump kind): records read, rows staged and
+    # written, rows collapsed, papers merged by which rule… (``loader.summary``)
+    by_source = models.JSONField(default=dict)
     error = models.TextField(blank=True)
 
     objects = LoadRunQuerySet.as_manager()

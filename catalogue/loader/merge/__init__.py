@@ -59,6 +59,7 @@ def merge_all(load_run_id: int | None) -> Report:
     report.add("SourceDocument", vocabularies.documents(load_run_id))
     resolve.names_to_slugs()
     resolve.fold_paper_keys()
+    report.warnings += resolve.fold_by_title()
     report.add("Repo", vocabularies.repos())
     report.add("Area", vocabularies.areas())
     report.add("MethodCollection", vocabularies.collections())
@@ -81,6 +82,7 @@ def merge_all(load_run_id: int | None) -> Report:
     report.add("HarvestedRepo", rows.repo_links("harvested_repo"))
     counts, report.collapsed_results = rows.results()
     report.add("Result", counts)
+    vocabularies.columns_cover_results()
     report.add("Sample", rows.samples())
     if clashes:
         raise Clashes(clashes)

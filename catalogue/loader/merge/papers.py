@@ -29,7 +29,8 @@ from catalogue.loader.merge.sql import (
     winners,
 )
 
-_SLUG_ORDER = "CASE WHEN slug LIKE 'arxiv-%' THEN 1 ELSE 0 END, stamp DESC, slug"
+# A stated Papers-with-Code slug over one made here (``arxiv-…``, a landing page's), then the newest.
+_SLUG_ORDER = "CASE WHEN slug_derived THEN 1 ELSE 0 END, stamp DESC, slug"
 # Every write by the loader moves a row's version on, so a curator's form from before it is stale.
 BUMP_VERSION = {"version": "t.version + 1"}
 # A row of the winning archive description: its version, and within it its record (a dump can
@@ -48,11 +49,28 @@ def papers(clashes: list[Clash]) -> Counts:
     slug_winners = materialize(
         "m_paper_slug", winners("stg_paper", "pkey", "pkey, slug", order=_SLUG_ORDER), "pkey"
     )
+    # The landing page a paper's rows name it by, and the newest address a row that only names
+    # it gives (its url_abs where no description states one).
+    named = materialize(
+        "m_paper_named",
+        "SELECT pkey, MIN(landing) AS landing FROM stg_paper GROUP BY pkey",
+        "pkey",
+    )
+    addresses = materialize(
+        "m_paper_address",
+        winners("stg_paper", "pkey", "pkey, url_named", where="url_named IS NOT NULL"),
+        "pkey",
+    )
     select = [
-        "tw.pkey, tw.arxiv_id, tw.title, tw.title_source, tw.date, tw.month, tw.stamp, tw.doc_url",
-        "sw.slug AS best_slug",
+        "tw.pkey, tw.arxiv_id, tw.title, tw.title_key, tw.title_source, tw.date, tw.month, tw.stamp",
+        "tw.doc_url",
+        "sw.slug AS best_slug, nw.landing, aw.url_named",
     ]
-    joins = [f"JOIN {slug_winners} sw ON sw.pkey = tw.pkey"]
+    joins = [
+        f"JOIN {slug_winners} sw ON sw.pkey = tw.pkey",
+        f"JOIN {named} nw ON nw.pkey = tw.pkey",
+        f"LEFT JOIN {addresses} aw ON aw.pkey = tw.pkey",
+    ]
     for group in GROUPS:
         alias = f"g_{group}"
         table = materialize(
@@ -69,10 +87,13 @@ def papers(clashes: list[Clash]) -> Counts:
     # Looked up by key in later steps, some of them correlated subqueries (a method's introducing
     # paper): without it each of those scanned all the winners once per row.
     execute("CREATE INDEX w_paper_pkey ON w_paper (pkey)")
-    # A paper is its arXiv id; one without is its slug (any slug it ever had).
+    # A paper is the one its title made it (resolve.fold_by_title); else its arXiv id; else its
+    # landing page; else its slug (any slug it ever had).
     execute(
         "UPDATE w_paper SET target_id = COALESCE("
+        "(SELECT t.paper_id FROM r_title_target t WHERE t.pkey = w_paper.pkey), "
         "(SELECT p.id FROM catalogue_paper p WHERE p.arxiv_id = w_paper.arxiv_id), "
+        "(SELECT p.id FROM catalogue_paper p WHERE p.landing_key = w_paper.landing), "
         "(SELECT ps.paper_id FROM catalogue_paperslug ps JOIN stg_paper s ON s.slug = ps.slug "
         " JOIN catalogue_paper p ON p.id = ps.paper_id "
         " WHERE s.pkey = w_paper.pkey AND (p.arxiv_id IS NULL OR w_paper.arxiv_id IS NULL) "
@@ -136,10 +157,12 @@ def _upsert() -> Counts:
     execute("UPDATE w_paper SET created = CASE WHEN target_id IS NULL THEN 1 ELSE 0 END")
     inserted = {
         "arxiv_id": "w.arxiv_id",
+        "landing_key": "w.landing",
         "slug": "w.best_slug",
         "stamp": "w.stamp",
         "title": "COALESCE(w.title, '')",
         "title_upstream": "COALESCE(w.title, '')",
+        "title_key": "COALESCE(w.title_key, '')",
         "title_source": "w.title_source",
         "date": "w.date",
         "month": "w.month",
@@ -167,13 +190,24 @@ def _upsert() -> Counts:
             f"UPDATE w_paper AS w SET {flag} = 1 FROM catalogue_paper t "
             f"WHERE t.id = w.target_id AND w.created = 0 AND w.{stamp} > t.{stamp}"
         )
-    # A slug-identified paper that now arrives with an arXiv id takes it.
+    # A slug-identified paper that now arrives with an arXiv id takes it; one first known by its
+    # landing page keeps that as well (a later row naming it so finds it without its title).
     execute(
         "UPDATE catalogue_paper AS t SET arxiv_id = w.arxiv_id FROM w_paper w "
         "WHERE t.id = w.target_id AND t.arxiv_id IS NULL AND w.arxiv_id IS NOT NULL"
     )
+    execute(
+        "UPDATE catalogue_paper AS t SET landing_key = w.landing FROM w_paper w "
+        "WHERE t.id = w.target_id AND t.landing_key IS NULL AND w.landing IS NOT NULL "
+        "AND NOT EXISTS (SELECT 1 FROM catalogue_paper o WHERE o.landing_key = w.landing)"
+    )
     for group in (title_group, *groups.values()):
         group.apply("w_paper", "catalogue_paper")
+    # The address a row gives for its paper, where no description of it states one.
+    execute(
+        "UPDATE catalogue_paper AS t SET url_abs = w.url_named FROM w_paper w "
+        "WHERE t.id = w.target_id AND t.url_abs = '' AND w.url_named IS NOT NULL"
+    )
     if created:
         analyze("catalogue_paper")
     matched = scalar("SELECT COUNT(*) FROM w_paper WHERE created = 0")
@@ -183,11 +217,20 @@ def _upsert() -> Counts:
 
 def _slugs():
     """Record every slug; the current one is a title slug over ``arxiv-…``, then the newest."""
+    # A slug is derived only if every row giving it made it (a source may state ``arxiv-…``).
+    derived = (
+        f"CASE WHEN MIN(CASE WHEN s.slug_derived THEN 1 ELSE 0 END) = 1 THEN {true()} ELSE {false()} END"
+    )
     execute(
-        "INSERT INTO catalogue_paperslug (slug, paper_id, last_stamp) "
-        "SELECT s.slug, w.target_id, MAX(s.stamp) FROM stg_paper s JOIN w_paper w ON w.pkey = s.pkey "
+        "INSERT INTO catalogue_paperslug (slug, paper_id, last_stamp, derived) "
+        f"SELECT s.slug, w.target_id, MAX(s.stamp), {derived} "
+        "FROM stg_paper s JOIN w_paper w ON w.pkey = s.pkey "
         "WHERE NOT EXISTS (SELECT 1 FROM catalogue_paperslug ps WHERE ps.slug = s.slug) "
         "GROUP BY s.slug, w.target_id"
+    )
+    execute(
+        f"UPDATE catalogue_paperslug SET derived = {false()} WHERE derived = {true()} AND slug IN "
+        "(SELECT slug FROM stg_paper WHERE NOT slug_derived)"
     )
     execute(
         "UPDATE catalogue_paperslug AS ps SET last_stamp = m.stamp FROM "
@@ -196,7 +239,7 @@ def _slugs():
     )
     best = (
         "(SELECT ps.slug FROM catalogue_paperslug ps WHERE ps.paper_id = t.id ORDER BY "
-        "CASE WHEN ps.slug LIKE 'arxiv-%' THEN 1 ELSE 0 END, ps.last_stamp DESC, ps.slug LIMIT 1)"
+        f"CASE WHEN ps.derived = {true()} THEN 1 ELSE 0 END, ps.last_stamp DESC, ps.slug LIMIT 1)"
     )
     # Two steps, so that two papers trading slugs never collide on the unique index.
     changing = f"t.id IN (SELECT target_id FROM w_paper) AND {distinct('t.slug', best)}"

@@ -5,7 +5,8 @@
   it (``methods.json``, ``datasets.json``) or the catalogue's, else the slug the name gives.
 * **Papers to one key.** A paper known by its slug alone (``slug:x``) is the arXiv paper that
   has that slug, in this load or in the catalogue, so that papers are the same whether their
-  files come in one run or in several.
+  files come in one run or in several. Then papers that two sources name by different kinds of
+  identity are one paper by their title (:func:`fold_by_title`, the rule in its docstring).
 * **Clashes.** What cannot be settled (one paper slug given to two arXiv papers, one code
   entry or leaderboard address claimed by two things) is a :class:`Clash` that names every
   file (and record) involved. All of them are found in one run, in an order of their own, so
@@ -14,8 +15,10 @@
 
 from dataclasses import dataclass, field
 
+from django.db import connection
+
 from catalogue.loader import schema
-from catalogue.loader.merge.sql import execute, rows
+from catalogue.loader.merge.sql import execute, materialize, rows
 
 # Every staged column that holds a paper's key: (table, column).
 PKEY_COLUMNS = [(name, "pkey") for name, table in schema.TABLES.items() if "pkey" in table.names] + [
@@ -93,8 +96,180 @@ def fold_paper_keys() -> None:
             f"(SELECT f.arxiv_pkey FROM r_fold f WHERE f.pkey = stg_{name}.{column}) "
             f"WHERE {column} IN (SELECT pkey FROM r_fold)"
         )
-    # A folded paper row takes the arXiv id with the key.
-    execute("UPDATE stg_paper SET arxiv_id = pkey WHERE arxiv_id IS NULL AND pkey NOT LIKE 'slug:%'")
+    _take_arxiv_ids()
+
+
+def _take_arxiv_ids() -> None:
+    """A folded paper row takes the arXiv id with the key."""
+    execute(
+        "UPDATE stg_paper SET arxiv_id = pkey WHERE arxiv_id IS NULL "
+        "AND pkey NOT LIKE 'slug:%' AND pkey NOT LIKE 'land:%'"
+    )
+
+
+# A title this short names too little to say two records are one paper ("[1]", "4"); "Mask R-CNN"
+# ("mask r cnn") is long enough.
+MIN_TITLE_KEY_CHARS = 8
+
+
+def fold_by_title() -> list[str]:
+    """Papers named by different kinds of identity are one paper when their titles say so.
+
+    A record's identities are of three kinds: an arXiv id, a Papers-with-Code slug a source
+    states, a landing page (``identities.landing_key``). The methods dump names a paper by its
+    slug and title, the evaluation tables by its arXiv URL, a table by its CVF page: each alone
+    is a record of its own. The rule: records (staged papers, and papers of the catalogue) with
+    the same ``title_key`` (at least MIN_TITLE_KEY_CHARS long) are one paper when
+
+    * no two of them hold an identity of the same kind (two arXiv ids, two stated slugs, two
+      venues' ids are two papers: an arXiv and a conference version under two slugs stay apart).
+      A plain web address (a ``url:`` landing key: an author's homepage, a mirror) is no such
+      identity: one paper may have several;
+    * at most one of them is a paper of the catalogue (two stored papers are never joined here);
+    * the years they state are at most one apart (a preprint and its conference version; a
+      record without a date agrees with any).
+
+    The merged paper is known by its strongest identity (arXiv id, else slug, else landing page);
+    its other slugs stay as aliases. A group that breaks the rule is left as it is.
+
+    Staged keys are rewritten to the group's key; a group with a paper of the catalogue is
+    resolved to it (``r_title_target``). Returns a warning for each group merged, naming the
+    records and their files.
+    """
+    execute("DROP TABLE IF EXISTS r_title_target")
+    execute("CREATE TEMPORARY TABLE r_title_target (pkey TEXT, paper_id BIGINT)")
+    _known_keys()
+    # Two staged keys of one catalogue paper (its arXiv id, and the landing page a row names it by,
+    # which it took when the two were merged): one key, or each would write the paper in turn.
+    materialize(
+        "r_known_fold",
+        "SELECT k.pkey, c.pkey AS to_pkey FROM r_title_known k JOIN (SELECT paper_id, pkey FROM "
+        "(SELECT paper_id, pkey, ROW_NUMBER() OVER (PARTITION BY paper_id ORDER BY "
+        "CASE WHEN pkey LIKE 'land:%' THEN 2 WHEN pkey LIKE 'slug:%' THEN 1 ELSE 0 END, pkey) AS rn "
+        "FROM r_title_known) r WHERE rn = 1) c ON c.paper_id = k.paper_id WHERE k.pkey <> c.pkey",
+        "pkey",
+    )
+    _rewrite_keys("r_known_fold")
+    _known_keys()
+    # Every record with a title worth comparing, as (title, entity, identities, year): staged rows,
+    # then the catalogue's papers that share a title key with one. An entity is a catalogue paper
+    # ("p<id>", staged keys resolved to it included) or a staged key ("k<key>").
+    materialize(
+        "r_title_member",
+        "SELECT s.title_key, COALESCE('p' || CAST(k.paper_id AS TEXT), 'k' || s.pkey) AS entity, s.pkey, "
+        "k.paper_id, "
+        "CASE WHEN s.pkey NOT LIKE 'slug:%' AND s.pkey NOT LIKE 'land:%' THEN s.pkey END AS arxiv, "
+        f"CASE WHEN NOT {_is_true('s.slug_derived')} THEN s.slug END AS slug, "
+        "CASE WHEN s.pkey LIKE 'land:%' THEN substr(s.pkey, 6) ELSE s.landing END AS landing, "
+        f"{_year('s.month')} AS year, s.doc_url, s.rec "
+        "FROM stg_paper s LEFT JOIN r_title_known k ON k.pkey = s.pkey "
+        f"WHERE length(s.title_key) >= {MIN_TITLE_KEY_CHARS} "
+        "UNION ALL "
+        f"SELECT p.title_key, 'p' || CAST(p.id AS TEXT), NULL, p.id, p.arxiv_id, ps.slug, p.landing_key, "
+        f"{_year('p.month')}, NULL, NULL FROM catalogue_paper p "
+        f"LEFT JOIN catalogue_paperslug ps ON ps.paper_id = p.id AND NOT {_is_true('ps.derived')} "
+        "WHERE p.title_key IN "
+        f"(SELECT title_key FROM stg_paper WHERE length(title_key) >= {MIN_TITLE_KEY_CHARS})",
+        "title_key",
+    )
+    # Per entity its identities (one paper's two stated slugs are one entity's); then the groups
+    # whose entities share no kind of identity, and the key their records take.
+    materialize(
+        "r_title_entity",
+        "SELECT title_key, entity, MIN(paper_id) AS paper_id, MIN(arxiv) AS arxiv, MIN(slug) AS slug, "
+        "MIN(CASE WHEN landing NOT LIKE 'url:%' THEN landing END) AS venue, "
+        "MIN(CASE WHEN landing LIKE 'url:%' THEN landing END) AS address "
+        "FROM r_title_member GROUP BY title_key, entity",
+        "title_key",
+    )
+    materialize(
+        "r_title_group",
+        "SELECT e.title_key, COALESCE(MIN(e.arxiv), 'slug:' || MIN(e.slug), 'land:' || MIN(e.venue), "
+        "'land:' || MIN(e.address)) AS pkey, "
+        "MIN(e.paper_id) AS paper_id FROM r_title_entity e GROUP BY e.title_key "
+        "HAVING COUNT(*) > 1 AND COUNT(e.arxiv) <= 1 AND COUNT(e.slug) <= 1 AND COUNT(e.venue) <= 1 "
+        "AND COUNT(e.paper_id) <= 1 AND COALESCE((SELECT MAX(m.year) - MIN(m.year) FROM r_title_member m "
+        "WHERE m.title_key = e.title_key), 0) <= 1",
+        "title_key",
+    )
+    # A staged key that two groups would give two keys (its rows give two titles) stays as it is.
+    materialize(
+        "r_title_fold",
+        "SELECT m.pkey, MIN(g.pkey) AS to_pkey, MIN(g.paper_id) AS paper_id FROM r_title_member m "
+        "JOIN r_title_group g ON g.title_key = m.title_key WHERE m.pkey IS NOT NULL "
+        "GROUP BY m.pkey HAVING COUNT(DISTINCT g.pkey) = 1",
+        "pkey",
+    )
+    warnings = _title_merge_warnings()
+    execute(
+        "INSERT INTO r_title_target (pkey, paper_id) SELECT DISTINCT to_pkey, paper_id FROM r_title_fold "
+        "WHERE paper_id IS NOT NULL"
+    )
+    execute("DELETE FROM r_title_fold WHERE pkey = to_pkey")
+    _rewrite_keys("r_title_fold")
+    return warnings
+
+
+def _known_keys() -> None:
+    """``r_title_known``: the staged keys the catalogue already holds (by arXiv id, landing page or
+    slug), with the paper each is."""
+    materialize(
+        "r_title_known",
+        "SELECT DISTINCT s.pkey, p.id AS paper_id FROM stg_paper s "
+        "JOIN catalogue_paper p ON p.arxiv_id = s.pkey "
+        "UNION SELECT DISTINCT s.pkey, p.id FROM stg_paper s JOIN catalogue_paper p "
+        "ON p.landing_key = substr(s.pkey, 6) WHERE s.pkey LIKE 'land:%' "
+        "UNION SELECT DISTINCT s.pkey, ps.paper_id FROM stg_paper s JOIN catalogue_paperslug ps "
+        "ON ps.slug = substr(s.pkey, 6) WHERE s.pkey LIKE 'slug:%'",
+        "pkey",
+    )
+
+
+def _rewrite_keys(folds: str) -> None:
+    """Every staged paper key in ``folds`` (pkey -> to_pkey) becomes its new key, in every table."""
+    for name, column in PKEY_COLUMNS:
+        execute(
+            f"UPDATE stg_{name} SET {column} = "
+            f"(SELECT f.to_pkey FROM {folds} f WHERE f.pkey = stg_{name}.{column}) "
+            f"WHERE {column} IN (SELECT pkey FROM {folds})"
+        )
+    _take_arxiv_ids()
+
+
+def _year(month: str) -> str:
+    """The year of a stored ``YYYY-MM`` month as a number (NULL for none)."""
+    return f"CAST(NULLIF(substr({month}, 1, 4), '') AS INTEGER)"
+
+
+def _is_true(column: str) -> str:
+    return f"COALESCE({column}, {'FALSE' if connection.vendor == 'postgresql' else '0'})"
+
+
+def _title_merge_warnings() -> list[str]:
+    """One warning a group merged: its title, and each record by its identity and where from."""
+    found = rows(
+        "SELECT g.title_key, g.pkey, m.arxiv, m.slug, m.landing, m.paper_id, m.doc_url, m.rec "
+        "FROM r_title_group g JOIN r_title_member m ON m.title_key = g.title_key "
+        "ORDER BY g.title_key, m.doc_url, m.rec"
+    )
+    groups: dict[str, dict] = {}
+    for title_key, key, arxiv, slug, landing, paper_id, doc_url, rec in found:
+        group = groups.setdefault(title_key, {"key": key, "named": set(), "units": set(), "stored": False})
+        for kind, value in (("arXiv", arxiv), ("/paper/", slug), ("landing page", landing)):
+            if value:
+                group["named"].add(f"{kind} {value}" if kind != "/paper/" else f"/paper/{value}")
+        if doc_url:
+            group["units"].add((doc_url, rec))
+        group["stored"] |= paper_id is not None and doc_url is None
+    out = []
+    for title_key, group in sorted(groups.items()):
+        stored = " and a paper of the catalogue" if group["stored"] else ""
+        out.append(
+            f"papers titled {title_key!r} are one paper ({', '.join(sorted(group['named']))}): "
+            f"merged by title, known as {group['key'].removeprefix('slug:')} "
+            f"(named so by {where_from(group['units'])}{stored})"
+        )
+    return out
 
 
 @dataclass

@@ -5,6 +5,12 @@ results and harvested repositories: when a newer paper document of the paper is 
 rows paper documents gave that it no longer lists go. A dump states rows across papers (the
 links dump, the evaluation tables): when a new copy of that dump is loaded, the rows it gave
 that it no longer holds go. Rows another source gave are never touched by either.
+
+Code links and results can be stated by several sources at once (a link by the links dump and by
+a table row that names the paper's code; a result by a paper document and a table): one row,
+whose values the newest statement decides, and one ``…Source`` row per source that states it
+(``_restate_sources``). A new version of a source takes back only its own statements; a row goes
+when no source states it any more.
 """
 
 from catalogue.loader import schema
@@ -15,6 +21,7 @@ from catalogue.loader.merge.sql import (
     doc_id,
     execute,
     materialize,
+    same,
     scalar,
     stated,
     temp_table,
@@ -46,12 +53,25 @@ def _delete_stale(table: str, w: str) -> int:
 
 
 def repo_links(stage: str) -> Counts:
-    """Code links, harvested repositories: by (paper, repository, sub-path), the newest wins."""
+    """Code links, harvested repositories: by (paper, repository, sub-path), the newest wins.
+
+    A code link a table's row gives ranks below every other statement of it (its stamp is a
+    mention's): the links dump's record and a paper document's state its flags, the row does not.
+    """
     table = f"catalogue_{stage.replace('_', '')}"
-    dumps = f"{FROM_DUMP} OR " if "rec" in schema.TABLES[stage].names else ""
+    code_links = "rec" in schema.TABLES[stage].names
+    dumps = f"{FROM_DUMP} OR " if code_links else ""
+    board = (
+        ", (SELECT lb.id FROM catalogue_leaderboard lb JOIN catalogue_task t ON t.id = lb.task_id "
+        "JOIN catalogue_dataset d ON d.id = lb.dataset_id WHERE t.slug = s.board_task AND d.slug = "
+        "COALESCE((SELECT n.slug FROM r_dataset_names n WHERE n.derived = s.board_dataset), s.board_dataset)"
+        ") AS leaderboard_id"
+        if code_links
+        else ""
+    )
     source = materialize(
         f"r_{stage}",
-        f"SELECT s.*, w.target_id AS paper_id, r.id AS repo_id FROM stg_{stage} s "
+        f"SELECT s.*, w.target_id AS paper_id, r.id AS repo_id{board} FROM stg_{stage} s "
         f"JOIN w_paper w ON w.pkey = s.pkey AND ({dumps}{FROM_NEWEST_DOCUMENT}) "
         "JOIN catalogue_repo r ON r.key = s.repo_key",
         "seq",
@@ -64,8 +84,65 @@ def repo_links(stage: str) -> Counts:
         {"paper_id": "paper_id", "repo_id": "repo_id", "sub_path": "sub_path"},
         [Group("stamp", columns)],
     )
-    counts.deleted = _delete_stale(table, f"w_{stage}")
+    if code_links:
+        counts.deleted = _restate_sources(
+            source,
+            table,
+            "catalogue_codelinksource",
+            "link_id",
+            "l.paper_id = r.paper_id AND l.repo_id = r.repo_id AND l.sub_path = r.sub_path",
+            board="leaderboard_id",
+        )
+    else:
+        counts.deleted = _delete_stale(table, f"w_{stage}")
     return counts
+
+
+def _restate_sources(
+    resolved: str, table: str, sources: str, own: str, matches: str, board: str | None = None
+) -> int:
+    """The sources of each row as this load states them; returns how many rows no source states now.
+
+    ``resolved``: the staged rows with their target's key columns; ``matches``: how one (``r``)
+    finds its row of ``table`` (``l``). The sources restated are this load's new versions of a
+    dump (its old statements go) and the paper documents of papers whose newest document this
+    load applied (the documents of that paper go: only its newest counts). Rows that lose their
+    last source go; rows a source states are never deleted by another source's new version.
+    """
+    restated_dumps = "SELECT target_id FROM w_document WHERE changed = 1 AND url LIKE 'archive:%'"
+    restated_papers = "SELECT target_id FROM w_paper WHERE doc_applied = 1 AND created = 0"
+    paper_documents = "SELECT id FROM catalogue_sourcedocument WHERE kind = 'paper'"
+    materialize(
+        "m_sources_lost",
+        f"SELECT DISTINCT x.{own} AS id FROM {sources} x WHERE x.document_id IN ({restated_dumps}) "
+        f"UNION SELECT DISTINCT x.{own} FROM {sources} x JOIN {table} l ON l.id = x.{own} "
+        f"WHERE l.paper_id IN ({restated_papers}) AND x.document_id IN ({paper_documents}) "
+        # rows of a restated paper that no source was ever recorded for (before sources were kept)
+        f"UNION SELECT l.id FROM {table} l WHERE l.paper_id IN ({restated_papers}) "
+        f"AND NOT EXISTS (SELECT 1 FROM {sources} x WHERE x.{own} = l.id)",
+        "id",
+    )
+    execute(f"DELETE FROM {sources} WHERE document_id IN ({restated_dumps})")
+    execute(
+        f"DELETE FROM {sources} WHERE document_id IN ({paper_documents}) AND {own} IN "
+        f"(SELECT id FROM {table} WHERE paper_id IN ({restated_papers}))"
+    )
+    board_column, board_value, board_match = (
+        (", leaderboard_id", f", r.{board}", f" AND {same('x.leaderboard_id', f'r.{board}')}")
+        if board
+        else ("", "", "")
+    )
+    execute(
+        f"INSERT INTO {sources} ({own}, document_id{board_column}) "
+        f"SELECT DISTINCT l.id, d.id{board_value} FROM {resolved} r JOIN {table} l ON {matches} "
+        "JOIN catalogue_sourcedocument d ON d.url = r.doc_url "
+        f"WHERE NOT EXISTS (SELECT 1 FROM {sources} x "
+        f"WHERE x.{own} = l.id AND x.document_id = d.id{board_match})"
+    )
+    return execute(
+        f"DELETE FROM {table} WHERE id IN (SELECT id FROM m_sources_lost) "
+        f"AND NOT EXISTS (SELECT 1 FROM {sources} x WHERE x.{own} = {table}.id)"
+    )
 
 
 def results() -> tuple[Counts, int]:
@@ -89,7 +166,14 @@ def results() -> tuple[Counts, int]:
         [Group("stamp", stated(schema.RESULT, schema.STAMP, document_id=doc_id("w.doc_url")))],
         nullable_keys=("paper_id",),
     )
-    counts.deleted = _delete_stale("catalogue_result", "w_result")
+    counts.deleted = _restate_sources(
+        source,
+        "catalogue_result",
+        "catalogue_resultsource",
+        "result_id",
+        f"l.leaderboard_id = r.leaderboard_id AND {same('l.paper_id', 'r.paper_id')} "
+        "AND l.row_key = r.row_key",
+    )
     return counts, collapsed
 
 

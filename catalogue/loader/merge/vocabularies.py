@@ -404,6 +404,7 @@ def leaderboards(clashes: list[Clash]) -> Counts:
             )
         )
         execute("DELETE FROM w_leaderboard WHERE slug = %s", [slug])
+    _every_table_column(source)
     index_targets("w_leaderboard")
     return upsert(
         "w_leaderboard",
@@ -414,3 +415,48 @@ def leaderboards(clashes: list[Clash]) -> Counts:
             Group(schema.TABLE, stated(schema.LEADERBOARD, schema.TABLE)),
         ],
     )
+
+
+def _every_table_column(source: str) -> None:
+    """A board that several tables are merged into (names that differ only by spelling) keeps
+    every column of every one of them: the newest table's in its order, then each other table's
+    columns it lacks, newest table first (ties: file, record). Only boards with two tables or more."""
+    found = rows(
+        f"SELECT s.task_id, s.dataset_id, s.metrics FROM {source} s JOIN (SELECT task_id, dataset_id "
+        f"FROM {source} WHERE metrics IS NOT NULL GROUP BY task_id, dataset_id "
+        "HAVING COUNT(DISTINCT metrics) > 1) m ON m.task_id = s.task_id AND m.dataset_id = s.dataset_id "
+        "WHERE s.metrics IS NOT NULL ORDER BY s.task_id, s.dataset_id, s.stamp DESC, s.doc_url, s.rec, s.seq"
+    )
+    columns: dict[tuple[int, int], list[str]] = {}
+    for task_id, dataset_id, metrics in found:
+        names = json.loads(metrics) if isinstance(metrics, str) else metrics
+        board = columns.setdefault((task_id, dataset_id), [])
+        board += [name for name in names if isinstance(name, str) and name not in board]
+    for (task_id, dataset_id), names in columns.items():
+        execute(
+            f"UPDATE w_leaderboard SET metrics = {json_param()} WHERE task_id = %s AND dataset_id = %s",
+            [json.dumps(names, ensure_ascii=False), task_id, dataset_id],
+        )
+
+
+def columns_cover_results() -> None:
+    """A board whose tables state columns lists every metric its results state (an earlier load's
+    table, or another source's row, may name one the newest table lacks): appended, by name."""
+    found = rows(
+        "SELECT lb.id, lb.metrics, r.metrics FROM catalogue_leaderboard lb JOIN catalogue_result r "
+        "ON r.leaderboard_id = lb.id WHERE lb.id IN (SELECT target_id FROM w_leaderboard "
+        "UNION SELECT leaderboard_id FROM w_result) ORDER BY lb.id"
+    )
+    boards: dict[int, tuple[list, set]] = {}
+    for board_id, board_metrics, result_metrics in found:
+        stated = json.loads(board_metrics) if isinstance(board_metrics, str) else board_metrics
+        if not stated:
+            continue  # no table states its columns (the seed format): ranked by what its rows state
+        named = json.loads(result_metrics) if isinstance(result_metrics, str) else result_metrics
+        boards.setdefault(board_id, (stated, set()))[1].update(named or {})
+    for board_id, (stated, named) in boards.items():
+        if missing := sorted(named - set(stated)):
+            execute(
+                f"UPDATE catalogue_leaderboard SET metrics = {json_param()} WHERE id = %s",
+                [json.dumps(stated + missing, ensure_ascii=False), board_id],
+            )
