@@ -1,7 +1,47 @@
 """Reading leaderboard metrics, which the archive gives as strings with no direction.
 
-``parse("84.4%")`` is 84.4, ``parse("1.82M")`` is 1,820,000; values that are not a number
-(``"-"``, ``"N/A"``, ``"YES"``, ``""``) parse to None and are listed last, shown as given.
+Numbers as the field writes them
+--------------------------------
+
+:func:`parse` is the one reading of a value, for every ranking, chart and API: the **first
+number** the value states. What follows it qualifies it and is not read: a unit or ``%``, a
+spread, a range's other end, a note.
+
+=============================== ========== =================================================
+value                           number     rule
+=============================== ========== =================================================
+``84.4%``, ``57.01 %``          84.4       ``%`` and units follow the number
+``1.82M``, ``25.6M params``     1,820,000  a magnitude letter (k K M B G T) after the number,
+                                           as a word of its own, scales it; a glued ``m`` is a
+                                           million, as the SNLI tables write parameters
+                                           (``3.0m``)
+``12 GFLOPs``, ``3.5 ms``,      12, 3.5,   a unit is not converted (a column states its
+``32.1dB``                      32.1       values in one unit): the number as written; a unit
+                                           written onto the number is one of
+                                           :data:`GLUED_UNITS`, other letters there make it no
+                                           number (``12abc``)
+``76,2%``, ``37,7``             76.2       a decimal comma (below)
+``1,234``, ``1,234.5``          1,234      thousands separators (below)
+``84.4 ± 0.3``, ``84.4+-0.3``,  84.4       a spread is not the value
+``84.4 (±0.3)``
+``84.1-84.5``, ``84.1–84.5``    84.1       a range ranks by its **first** value, as written
+                                           (not its middle, not its worse end)
+``~257M``, ``≈84``, ``<0.1``,   257M, 84,  an approximation or bound reads as its number
+``≥ 99``                        0.1, 99
+``−0.5`` (U+2212)               -0.5       the unicode minus is a minus
+``**70.3**``                    70.3       markdown emphasis (nlpprogress tables)
+=============================== ========== =================================================
+
+Commas: a comma between digits is a **thousands separator** when the digits before the
+decimal point are grouped as thousands, ``[1-9]d{0,2}(,ddd)+`` (``1,234``, ``12,345,678``,
+``1,234.5``): so one comma followed by exactly three digits and no decimal point is a
+thousands separator. Otherwise **one** comma between digits is a **decimal comma** (``76,2``,
+``37,7``, ``1,2345``, ``0,123``: a thousands group never follows a lone 0). Anything else
+with commas states no number (``1,23,456``, ``1.234,5``, ``84.4, 85.1``). The one reading
+this rule gets wrong is a decimal comma followed by exactly three decimals (``76,234``).
+
+Values that state no number first (``"-"``, ``"N/A"``, ``"YES"``, ``""``, ``"12abc"``,
+``"1.2.3"``, ``"(32.76 32.07)"``) parse to None and are listed last, shown as given.
 
 Which way a metric is better
 ----------------------------
@@ -248,7 +288,7 @@ def ranking_metric(names: Sequence[str]) -> str | None:
 
 
 def parse(value) -> float | None:
-    """The number a metric value states, or None when it states none."""
+    """The number a metric value states, or None when it states none (module docstring)."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
@@ -256,17 +296,34 @@ def parse(value) -> float | None:
     m = _NUMBER.match(str(value))
     if not m:
         return None
-    mantissa = m["num"].replace(",", "").replace("\u2212", "-")
-    number = float(f"{mantissa}e{m['exp'] or 0}") * _SUFFIX[m["suffix"]]  # 1e999 is inf, no error
+    # thousands separators go; a decimal comma is a decimal point
+    mantissa = m["grouped"].replace(",", "") if m["grouped"] else m["plain"].replace(",", ".")
+    sign = "-" if m["sign"] in ("-", _MINUS) else ""
+    exponent = (m["exp"] or "0").replace(_MINUS, "-")
+    suffix = (m["suffix"] or "").strip()
+    number = float(f"{sign}{mantissa}e{exponent}") * _SUFFIX[suffix]  # 1e999 is inf, no error
     return number if math.isfinite(number) else None
 
 
-_SUFFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+_MINUS = "\u2212"
+_SUFFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "m": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+# Units written onto the number (``3.5ms``, ``32.1dB``, ``120fps``): read, not converted. Any
+# other letters on a number make it no number (``12abc``, ``1e3x4``).
+GLUED_UNITS = (
+    "ms", "msec", "sec", "s", "min", "h", "hr", "hrs", "fps", "hz", "db", "px", "x",
+    "kb", "mb", "gb", "tb", "flops", "gflops", "mflops", "tflops", "macs", "gmacs", "params",
+)  # fmt: skip
 _NUMBER = re.compile(
-    r"""^\s*
-    (?P<num>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)
-    (?:[eE](?P<exp>[-+]?\d{1,3}))?
-    \s*(?P<suffix>[kKMBGT]?)
+    rf"""^[\s\ufeff]*
+    (?:[~\u2248\u223c<>\u2264\u2265]\s*)?    # ~ ≈ ∼ < > ≤ ≥: an approximation or a bound
+    (?:\*{{1,2}}|_{{1,2}})?                      # markdown emphasis
+    (?P<sign>[-+\u2212]?)
+    (?:
+        (?P<grouped>[1-9]\d{{0,2}}(?:,\d{{3}})+(?:\.\d+)?)  # thousands separators
+        |(?P<plain>\d+(?:[.,]\d+)?|\.\d+)                # a decimal point or a decimal comma
+    )
+    (?:[eE](?P<exp>[-+\u2212]?\d{{1,3}}))?
+    (?:(?i:{"|".join(sorted(GLUED_UNITS, key=len, reverse=True))})|(?P<suffix>\s*[kKMBGT]|m))?
     (?![\d.,A-Za-z])
     """,
     re.VERBOSE,
