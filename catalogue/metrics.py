@@ -60,26 +60,36 @@ step rule (examples indented under it)
      follows ``@`` or the word ``at`` is the operating point, ignored.
        ``TAR @ FAR=0.01`` → TAR; ``AUC (horizon error)`` → AUC; ``Recall@1 (FAR)`` → Recall;
        ``Accuracy (error bars)`` → Accuracy
-3    In what is left (the head), phrases are matched first (:data:`HIGHER_PHRASES`,
-     :data:`LOWER_PHRASES`, :data:`COST_PHRASES`), then words (:data:`HIGHER_WORDS`,
-     :data:`LOWER_WORDS`, :data:`COST_WORDS`; a word unknown as written is tried without its
-     trailing digits). The **last** match decides: English names the measure last.
+3    What is left is the head. A head that is exactly one of :data:`WHOLE_NAMES` is that
+     measure (``IS`` is the Inception Score; the word "is" anywhere else is English).
+     Otherwise phrases are matched first (:data:`HIGHER_PHRASES`, :data:`LOWER_PHRASES`,
+     :data:`COST_PHRASES`), then words (:data:`HIGHER_WORDS`, :data:`LOWER_WORDS`,
+     :data:`COST_WORDS`; a word unknown as written is tried without its trailing digits, then
+     without a dimension or a "mean" written onto it). ``rank`` followed by a number is a
+     recognition rate at rank k, higher; ``mean rank``, ``median rank`` are lower (phrases);
+     ``rank`` alone tells nothing. The **last** match decides: English names the measure last.
        ``Top-1 Error Rate`` → lower; ``1-of-100 Accuracy`` → higher; ``AP50`` → ap;
-       ``Horizon error AUC`` → higher (an AUC is better high whatever it measures)
-4    No match in the head but an operating point: ``P@k``, ``R@k``, ``AR@k``, ``pass@k``
-     (:data:`AT_K_HEADS`) are precision, recall, average recall, pass rate at k: higher.
+       ``Horizon error AUC`` → higher (an AUC is better high whatever it measures);
+       ``3DPCK``, ``AP3D`` → pck, ap; ``meanIOU`` → iou; ``Rank-1``, ``Rank5`` → higher;
+       ``Mean Rank`` → lower; ``J&F`` → the phrase "j f", higher
+4    No match in the head but an operating point: ``P@k``, ``R@k``, ``AR@k``, ``pass@k``,
+     ``Rank@k`` (:data:`AT_K_HEADS`) are precision, recall, average recall, pass rate,
+     recognition rate at k: higher.
        ``P@5``, ``R_1@100``, ``AR@100``
 5    Still nothing: a one-word qualifier is the metric's abbreviation; then a weak word
      (:data:`WEAK_HIGHER_WORDS`: score, rating) decides.
        ``Score (WER)`` → lower; ``Overall score`` → higher; but ``FID score`` → lower (step 3)
 6    Otherwise None: the name does not tell.
-       ``Dev``, ``Books``, ``VI``, ``Q->A``, ``Bias (F/M)``, ``1-1``
+       ``Dev``, ``Books``, ``VI``, ``Q->A``, ``Bias (F/M)``, ``1-1``, ``Rank``
 ==== ==========================================================================================
 
-Lower: errors and error rates (WER, CER, EER, FAR…), losses and their other units (perplexity,
-bits per character, NLL, model entropy), distances between a result and the truth (FID, MAE,
-RMSE, Chamfer…). Higher: accuracy, F1, BLEU, ROUGE, METEOR, mAP / AP, AUC, TAR, recall,
-precision, hits@k, MRR, NDCG, IoU, PSNR, SSIM, EM, correlations, success rates, scores.
+Lower: errors and error rates (WER, CER, EER, FAR, HTER, APCER…), losses and their other
+units (perplexity, bits per character, NLL, model entropy), distances between a result and the
+truth (FID, MAE, RMSE, Chamfer…), where the right answer ranks (mean rank, median rank, MedR).
+Higher: accuracy, F1, BLEU, ROUGE, METEOR, mAP / AP, AUC, TAR, recall, precision, hits@k,
+rank-k rates, MRR, NDCG, IoU, PCK and 3DPCK, J&F, EAO, PSNR, SSIM, EM, correlations, success
+rates, scores, speech quality and separation (PESQ, STOI / ESTOI, MOS, SDR / SDRi / SI-SDRi,
+SI-SNRi, SIR, SAR), the Inception Score (IS).
 
 Costs
 -----
@@ -117,6 +127,12 @@ HIGHER_WORDS = frozenset(
         # image quality, agreement, clustering, correlation, games
         "psnr", "ssim", "kappa", "mcc", "nmi", "ari", "purity", "pearson", "spearman", "kendall",
         "correlation", "similarity", "elo", "reward", "rewards", "return", "returns",
+        # visual object tracking (expected average overlap)
+        "eao",
+        # speech quality and intelligibility, source separation (signal-to-distortion, to
+        # interference, to artefacts, and their improvements); mean opinion scores
+        "pesq", "stoi", "estoi", "csig", "cbak", "covl", "mos", "sdr", "sdri", "sisdr", "sisdri",
+        "snri", "sisnr", "sisnri", "sir", "sar",
     }
 )  # fmt: skip
 # Single words naming a measure that is better low.
@@ -131,8 +147,14 @@ LOWER_WORDS = frozenset(
         # distances between a result and the truth
         "distance", "distances", "fid", "fvd", "kid", "lpips", "chamfer", "hausdorff", "emd",
         "ade", "fde", "minade", "minfde",
+        # face anti-spoofing error rates (half total, attack / bona fide presentation, average)
+        "hter", "apcer", "bpcer", "acer",
+        # where the right answer ranks, in retrieval (median rank, mean rank)
+        "medr", "mnr", "meanr",
     }
 )  # fmt: skip
+# Names matched only as the whole head: as a word inside a longer name they mean something else.
+WHOLE_NAMES = {("is",): HIGHER}  # the Inception Score
 # Weak words: they decide only when no other word or one-word qualifier does ("FID score").
 WEAK_HIGHER_WORDS = frozenset({"score", "scores", "rating"})
 
@@ -140,12 +162,14 @@ WEAK_HIGHER_WORDS = frozenset({"score", "scores", "rating"})
 HIGHER_PHRASES = (
     "true positive", "true positives", "true negative", "true accept", "true acceptance",
     "exact match", "inception score", "below curve",  # CheXpert: radiologists below the ROC curve
+    "j f",  # J&F: DAVIS video segmentation's mean of region similarity J and contour accuracy F
 )  # fmt: skip
 LOWER_PHRASES = (
     "false positive", "false positives", "false negative", "false negatives", "false alarm",
     "false alarms", "false accept", "false acceptance", "false reject", "false rejection",
     "bit per character", "bits per character", "bits per char", "bits per byte", "bits per dim",
     "bits per dimension", "model entropy", "cross entropy",
+    "mean rank", "median rank", "average rank",
 )  # fmt: skip
 
 # Costs, with the direction each is better in.
@@ -175,12 +199,16 @@ COST_PHRASES = {
 DURATION_WORDS = frozenset({"ms", "msec", "sec", "second", "seconds", "s", "minutes", "hours", "hrs"})
 # Before "@", these mean precision / recall / average recall / pass rate at k ("P@5",
 # "R_1@100", "AR@100", "pass@1"); alone they are too short to tell ("Q->AR").
-AT_K_HEADS = frozenset({"p", "r", "ar", "pass"})
+AT_K_HEADS = frozenset({"p", "r", "ar", "pass", "rank"})
 
 _F_MEASURE = re.compile(r"\bf[-_ ]?(?:\d+(?:\.\d+)?|beta|score|measure)\b")
 _QUALIFIER = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
 _OPERATING_POINT = re.compile(r"@|\bat\b")
 _WORD = re.compile(r"[a-z0-9]+")
+# Written onto a measure's word, not part of it: a dimension (3DPCK, AP3D), "mean" (meanIOU).
+_WRITTEN_ON = re.compile(r"^(?:[23]d|mean)(?=[a-z])|(?<=[a-z])[23]d$")
+# "rank" with a k: the share of queries answered right within the first k (Rank-1, Rank5).
+_RANK_K = re.compile(r"rank\d+")
 
 
 def _words(text: str) -> list[str]:
@@ -204,7 +232,7 @@ _PHRASES = _phrase_table()
 
 def _word(word: str) -> tuple[str, bool] | None:
     """(direction, is a cost) of one word, or None."""
-    for candidate in (word, word.rstrip("0123456789")):
+    for candidate in (word, word.rstrip("0123456789"), _WRITTEN_ON.sub("", word)):
         if candidate in HIGHER_WORDS:
             return HIGHER, False
         if candidate in LOWER_WORDS:
@@ -224,8 +252,12 @@ def _matches(words: list[str]) -> list[tuple[str, bool, str]]:
                 i += len(phrase)
                 break
         else:
-            hit = _word(words[i])
-            if hit:
+            if words[i] == "rank" and words[i + 1 : i + 2] and words[i + 1].isdigit():
+                found.append((HIGHER, False, "rank"))
+                i += 1
+            elif _RANK_K.fullmatch(words[i]):
+                found.append((HIGHER, False, "rank"))
+            elif hit := _word(words[i]):
                 found.append((*hit, words[i]))
             i += 1
     return found
@@ -239,6 +271,8 @@ def _classify(name) -> tuple[str, bool] | None:
     qualifiers = [" ".join(_words(a or b)) for a, b in _QUALIFIER.findall(text)]
     head, *operating_point = _OPERATING_POINT.split(_QUALIFIER.sub(" ", text), maxsplit=1)
     head_words = _words(head)
+    if tuple(head_words) in WHOLE_NAMES:
+        return WHOLE_NAMES[tuple(head_words)], False
     strong = _matches(head_words)
     if strong:
         way, cost, word = strong[-1]

@@ -523,6 +523,59 @@ def test_costs_are_costs_with_their_direction(name, expected):
     assert metrics.direction(name) == expected
 
 
+# Names the field knows that the archive's boards use (issue 33: 267 boards had no direction
+# for them). Each is read whole, so the words around it still decide as before.
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # person re-identification, face and retrieval: a recognition rate at rank k
+        ("Rank-1", H),
+        ("Rank-5", H),
+        ("Rank1", H),
+        ("Rank@1", H),
+        ("Rank-1 Accuracy", H),
+        ("Rank-1 (%)", H),
+        ("Rank-1 Error", L),  # the last word names the measure
+        # where the right answer ranks: lower; "rank" alone says neither
+        ("Mean Rank", L),
+        ("Median Rank", L),
+        ("MedR", L),
+        ("Rank", None),
+        ("rank (test)", None),
+        # speech quality, intelligibility and separation
+        ("PESQ", H),
+        ("ESTOI", H),
+        ("STOI", H),
+        ("SDR", H),
+        ("SDRi", H),
+        ("SI-SDRi", H),
+        ("SI-SDR", H),
+        ("SI-SNRi", H),
+        ("MOS", H),
+        # the Inception Score, as a whole name only
+        ("IS", H),
+        ("IS (CIFAR-10)", H),
+        ("Inception Score", H),
+        ("What is measured", None),
+        # video object segmentation, tracking, 3D pose, segmentation
+        ("J&F", H),
+        ("J&F-Mean", H),
+        ("J & F", H),
+        ("EAO", H),
+        ("3DPCK", H),
+        ("AP3D", H),
+        ("meanIOU", H),
+        ("mIoU", H),
+        # face anti-spoofing
+        ("HTER", L),
+        ("ACER", L),
+    ],
+)
+def test_direction_of_names_the_field_knows(name, expected):
+    assert metrics.direction(name) == expected
+    assert not metrics.is_cost(name)
+
+
 def test_real_values_that_parse_to_none_state_no_number():
     """Every metric value in the sota-extractor samples parses, but for these (each states no
     number first); "3.0m", "~257M", "**70.3**" and a byte-order mark before "93.3" did not."""
