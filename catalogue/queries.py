@@ -623,6 +623,20 @@ def leaderboard_results(leaderboard: Leaderboard) -> list[Result]:
 
 
 @dataclass(frozen=True)
+class BoardRows:
+    """One page of a ranked board's rows, and where they sit on the whole board."""
+
+    results: list[Result]  # this page's results, in the board's order
+    number: int  # this page, from 1
+    pages: int  # pages of the whole board (1 for a board without results)
+    first_rank: int  # the whole board's rank of the first row: row 101 is #101 on page 2
+
+    @property
+    def last_rank(self) -> int:
+        return self.first_rank + len(self.results) - 1
+
+
+@dataclass(frozen=True)
 class LeaderboardPage:
     results: list[Result]  # every result, best first by ``metric``
     metric: str | None  # the column the board is ranked by (None: no result states a metric)
@@ -633,6 +647,22 @@ class LeaderboardPage:
     @property
     def lower_is_better(self) -> bool:
         return self.direction == "lower"
+
+    def pages(self, size: int) -> int:
+        return max(1, -(-len(self.results) // size))
+
+    def rows(self, number: int, size: int) -> BoardRows:
+        """Page ``number`` (from 1) of ``size`` rows of the ranked board: the last page past the
+        last, the first before the first.
+
+        A page of the ranked list, not a keyset: the board is ranked in Python by the parsed
+        metric (``catalogue.metrics``), so every page reads the whole board (a few hundred rows
+        at most) in the same queries and takes its slice.
+        """
+        pages = self.pages(size)
+        number = min(max(number, 1), pages)
+        start = (number - 1) * size
+        return BoardRows(self.results[start : start + size], number, pages, first_rank=start + 1)
 
 
 def leaderboard_page(board: Leaderboard, metric: str = "") -> LeaderboardPage:

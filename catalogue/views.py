@@ -611,27 +611,45 @@ def repo_detail(request, owner: str, name: str):
     )
 
 
-# Rows a leaderboard's table shows, best first: the biggest boards hold hundreds of results
-# (346 at 500,000 papers), and rendering every one grew the page with the board. The chart
-# shows all of them; the API lists all of them.
+# Rows a page of a leaderboard's table shows: the biggest boards hold hundreds of results
+# (346 at 500,000 papers), and rendering every one on one page grew the page with the board.
+# The rest are on the board's next pages (?page=2…); the chart shows all of them.
 LEADERBOARD_ROWS = 100
 
 
+def _board_page_address(request, number: int) -> str:
+    """This board page's address on page ``number``, its other parameters kept; page 1 has no ``page``."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    if number > 1:
+        query["page"] = str(number)
+    return escape_uri_path(request.path) + (f"?{query.urlencode()}" if query else "")
+
+
 @require_safe
-@cached_page(reads=("metric",), json=lambda request, slug: api_url("evaluations", slug))
+@cached_page(reads=("metric", "page"), json=lambda request, slug: api_url("evaluations", slug))
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
     data = queries.leaderboard_page(board, param(request, "metric"))
+    given = param(request, "page")
+    rows = data.rows(int(given) if given.isascii() and given.isdigit() else 1, LEADERBOARD_ROWS)
+    if given != (str(rows.number) if rows.number > 1 else ""):
+        # One address per page: page 1 has no ?page=; a page past the last (the board shrank,
+        # or a made-up number) is the last page; anything else that names no page, the first.
+        return redirect(_board_page_address(request, rows.number))
     metric, lower = data.metric, data.lower_is_better
     chart = (
         charts.metric_over_time(data.over_time, chart_id="board-time", metric=metric, lower_is_better=lower)
         if metric
         else ""
     )
+    page_links = [(n, _board_page_address(request, n)) for n in range(1, rows.pages + 1)]
     title = f"{board.task.name} on {board.dataset.name}"
+    order = f"best first by {metric}" if data.direction else "in the archive’s order"
+    on_page = f", page {rows.number} of {rows.pages}" if rows.pages > 1 else ""
     meta = Meta(
-        title=f"{title} (leaderboard)",
-        description=f"{len(data.results):,} results for {title}, best first by {metric or 'archive order'}.",
+        title=f"{title} (leaderboard{on_page})",
+        description=f"{len(data.results):,} results for {title}, {order}{on_page}.",
         feed_url=reverse("leaderboard_feed", args=[board.slug]),
     )
     return _page(
@@ -640,7 +658,11 @@ def leaderboard_detail(request, slug: str):
         meta,
         board=board,
         title=title,
-        results=data.results[:LEADERBOARD_ROWS],
+        rows=rows,
+        results=rows.results,
+        page_links=page_links,
+        previous_page=page_links[rows.number - 2][1] if rows.number > 1 else "",
+        next_page=page_links[rows.number][1] if rows.number < rows.pages else "",
         n_results=len(data.results),
         results_api=api_url("evaluations", board.slug, "results"),
         metric=metric,

@@ -147,7 +147,9 @@ def test_evaluations_metrics_and_results(api, loaded_seeds):
     assert board_id in ids(get(api, f"{V1}/evaluations/", task="fine-grained-image-classification"))
     assert board_id in ids(get(api, f"{V1}/evaluations/", paper=GPIPE))
     metrics = get(api, f"{V1}/evaluations/{board_id}/metrics/")["results"]
-    assert metrics == [{"id": "accuracy", "name": "Accuracy", "description": "", "is_loss": False}]
+    assert metrics == [
+        {"id": "accuracy", "name": "Accuracy", "description": "", "is_loss": False, "direction": "higher"}
+    ]
     assert get(api, f"{V1}/evaluations/{board_id}/metrics/accuracy/")["name"] == "Accuracy"
     get(api, f"{V1}/evaluations/{board_id}/metrics/nope/", expect=404)
     results = get(api, f"{V1}/evaluations/{board_id}/results/")["results"]

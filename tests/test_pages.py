@@ -848,7 +848,7 @@ def test_page_cache_keeps_pages_apart(client, loaded_seeds, settings):
     assert html(client, "/papers/?sort=title") != html(client, "/papers/?sort=samples")
 
 
-def test_a_big_leaderboard_shows_its_best_hundred_rows_and_points_to_all(client, db):
+def test_a_big_leaderboard_shows_its_best_hundred_rows_and_pages_the_rest(client, db):
     from catalogue.views import LEADERBOARD_ROWS
 
     board = make_leaderboard()
@@ -860,7 +860,11 @@ def test_a_big_leaderboard_shows_its_best_hundred_rows_and_points_to_all(client,
     assert shown == [f"model-{i}" for i in range(LEADERBOARD_ROWS + 4, 4, -1)]  # the best, best first
     page = response.content.decode()
     assert f"{LEADERBOARD_ROWS + 5} results" in page
-    assert f"The best {LEADERBOARD_ROWS} of {LEADERBOARD_ROWS + 5} results by Accuracy" in page
+    assert (
+        f"Results 1–{LEADERBOARD_ROWS} of {LEADERBOARD_ROWS + 5}, best first by Accuracy (page 1 of 2)"
+        in (page)
+    )
+    assert f'<a rel="next" href="/sota/{board.slug}?page=2">' in page  # tests/test_leaderboard_page.py
     assert f"/api/v1/evaluations/{board.slug}/results/" in page
     assert client.get(f"/api/v1/evaluations/{board.slug}/results/?items_per_page=500").json()["count"] == 105
 

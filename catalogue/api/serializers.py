@@ -27,6 +27,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from catalogue import metrics
 from catalogue.api import ids
 from catalogue.models import DocumentKind, LoadRun, LoadRunOutcome, RepoKind, Status, TitleSource
 from catalogue.models.corrections import (
@@ -75,12 +76,6 @@ class ZeroStars(_Constant):
         super().__init__(
             self.VALUE, help_text="Not known to this catalogue (stars are not in the archive): always 0."
         )
-
-
-@extend_schema_field(OpenApiTypes.BOOL)
-class FalseFlag(_Constant):
-    def __init__(self, **kwargs):
-        super().__init__(False, **kwargs)
 
 
 # --- plain rows: the hot lists without DRF's per-field machinery per row -------------------
@@ -541,9 +536,28 @@ class MetricSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     description = EmptyString()
-    is_loss = FalseFlag(
-        help_text="Not known (the archive does not say whether lower is better): always false."
+    is_loss = serializers.SerializerMethodField(
+        help_text=(
+            "True where lower is better, as the metric's name tells (errors, losses, distances, "
+            "costs such as parameters or time). False where higher is better and also where the name "
+            "does not tell (the archive never says): `direction` tells the two apart."
+        )
     )
+    # The catalogue's own.
+    direction = serializers.SerializerMethodField(
+        help_text=(
+            '"higher" or "lower": which way the metric is better, read from its name by the rules '
+            "of the site's leaderboards, which rank by it; null where the name does not tell (the "
+            "archive never says), and a leaderboard ranked by it keeps the archive's order."
+        )
+    )
+
+    def get_is_loss(self, metric) -> bool:
+        return metrics.lower_is_better(metric["name"])
+
+    @extend_schema_field({"type": "string", "enum": [metrics.HIGHER, metrics.LOWER], "nullable": True})
+    def get_direction(self, metric) -> str | None:
+        return metrics.direction(metric["name"])
 
 
 class ResultSerializer(serializers.Serializer):

@@ -436,7 +436,7 @@ class EvaluationDetail(_EvaluationChild, DetailView):
 
 
 class EvaluationMetricList(_EvaluationChild, ListView):
-    """The metrics a leaderboard's rows state (whether lower is better is not known)."""
+    """The metrics a leaderboard's rows state, each with the way it is better where its name tells."""
 
     serializer_class = serializers.MetricSerializer
     filterset_class = None

@@ -472,13 +472,14 @@ class _PaperPlaceRows:
 
 
 @register.simple_tag(takes_context=True)
-def board_rows(context, results, metric_names, metric) -> SafeString:
+def board_rows(context, results, metric_names, metric, start=1) -> SafeString:
     """The rows of a leaderboard's table (catalogue/leaderboard_detail.html), written here rather
     than by two nested ``{% for %}`` of the template: a row per result and a cell per metric made
     the loops most of the page's build. Each value is rendered as the template rendered it
-    (``render_value_in_context``: localized, escaped); tests/test_pages.py compares the two."""
+    (``render_value_in_context``: localized, escaped); tests/test_pages.py compares the two.
+    ``start`` is the first row's rank on the whole board (101 on its second page)."""
     out = []
-    for counter, r in enumerate(results, start=1):
+    for counter, r in enumerate(results, start=start):
         out.append(_board_row(context, counter, r, metric_names, metric))
     return SafeString("".join(out))
 
