@@ -49,7 +49,7 @@ def read_dump_part(dump, sha, part, vendor):
     try:
         for parsed in archive.read(dump, sha, part):
             tuples = staging.as_tuples(parsed.rows, vendor)
-            out.append(ReadResult(None, tuples, parsed.warnings, name=dump.name))
+            out.append(ReadResult(None, tuples, parsed.warnings, name=dump.name, records=parsed.records))
     except SnapshotError as exc:
         out.append(ReadResult(None, error=exc, name=dump.name))
     return out

@@ -345,3 +345,25 @@ def test_a_merge_warning_names_the_files_of_every_spelling(tmp_path):
     line = next(w for w in err.splitlines() if "are one task, /task/machine-translation" in w)
     assert "003_" in line
     assert "evaluation-tables-mt.json" in line
+
+
+def test_the_load_summary_accounts_for_every_row_by_kind_of_source(tmp_path):
+    files = _real_mix(tmp_path)
+    out, _err = load(*files)
+    run = m.LoadRun.objects.get()
+    tables = run.by_source["archive_evaluations"]
+    records = [json.loads(f.read_text()) for f in files[:3]]
+    rows = sum(len(d["sota"]["rows"]) for r in records for t in r for d in t["datasets"])
+    assert tables["files"] == 3
+    assert tables["records"] == 3  # a record of the evaluation tables is a task
+    # every row is a staged result or skipped; staged ones are one with another or a result of theirs
+    assert tables["results_staged"] + tables["rows_skipped"] == rows
+    assert tables["results_staged"] - tables["results_collapsed"] == tables["results_stated"]
+    stated = m.Result.objects.filter(sources__document__kind="archive_evaluations").distinct().count()
+    assert tables["results_stated"] == stated
+    methods = run.by_source["archive_methods"]
+    assert (methods["files"], methods["records"]) == (1, 3)
+    assert methods["papers_merged_by_title"] == 1  # Attention Is All You Need, named by its arXiv URL too
+    assert run.by_source["paper"]["results_stated"] == 5
+    assert "evaluation-tables dump: 3 files, 3 records read, 0 rows skipped" in out
+    assert "methods dump: 1 file, 3 records read" in out

@@ -17,7 +17,7 @@ from tests.conftest import load
 from tests.factories import make_leaderboard, make_paper, make_result
 
 pytestmark = pytest.mark.django_db
-SOTA = Path("/work/shared/pwc-archive-samples/sota-extractor")
+SOTA = Path(__file__).resolve().parent / "data" / "pwc-archive-samples" / "sota-extractor"
 # A row as the board_rows tag writes it: its rank on the whole board, then its model.
 ROW = re.compile(r"<tr>\s*<td>([\d,]+)</td>\s*<td>(.*?)</td>", re.S)
 NEXT = re.compile(r'<a rel="next" href="([^"]+)">')

@@ -158,15 +158,16 @@ def test_orders_error_metrics_lower_first():
 
 # --- Which way is better, read from the name: every metric name in the real samples ----------------
 #
-# /work/shared/pwc-archive-samples/ holds real Papers-with-Code material (data CC BY-SA 4.0, the
-# sota-extractor's code Apache-2.0, paperswithcode-go MIT; see the LICENSE files there). It is read
-# from there, never copied into this repository. Every distinct metric name in it is below, with the
+# tests/data/pwc-archive-samples/ holds real Papers-with-Code material (data CC BY-SA 4.0, the
+# sota-extractor's code Apache-2.0, paperswithcode-go MIT; see the LICENSE files and README there),
+# copied from the project's shared samples so that a clone alone runs these tests (PWC_ARCHIVE_SAMPLES
+# points elsewhere, at a newer copy). Every distinct metric name in it is below, with the
 # direction reviewed by hand (the rows' values checked where the name alone left a doubt). A name
 # added to the samples, or a rule that changes a verdict, fails a test here.
 
 SAMPLES = Path(
     os.environ.get("PWC_ARCHIVE_SAMPLES")
-    or Path(__file__).resolve().parents[2] / "shared" / "pwc-archive-samples"
+    or Path(__file__).resolve().parent / "data" / "pwc-archive-samples"
 )
 H, L = "higher", "lower"
 

@@ -80,6 +80,9 @@ class LoadResult:
     load_run_id: int | None = None
     collapsed_results: int = 0
     skipped_units: list = field(default_factory=list)  # (document url, record) skipped for a clash
+    # Per kind of source (a DocumentKind): files, records read, rows skipped, and what the merge
+    # says it gave (``merge.summary``): papers named and merged, results and code links.
+    by_source: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def n_files(self) -> int:
@@ -89,6 +92,20 @@ class LoadResult:
         self.file_counts[outcome.status] += 1
         if outcome.status == LoadFileStatus.SKIPPED:
             self.skipped.append(outcome)
+
+    def note_read(self, read) -> None:
+        """What a file, or a batch of a dump, gave its kind of source: records read, rows skipped."""
+        kind = source_kind(
+            read.outcome.path if read.outcome else read.name, read.outcome.url if read.outcome else ""
+        )
+        if kind is None:
+            return
+        tally = self.by_source.setdefault(kind, {})
+        if read.outcome is not None and read.outcome.status == LoadFileStatus.LOADED:
+            tally["files"] = tally.get("files", 0) + 1
+        tally["records"] = tally.get("records", 0) + read.records
+        skipped = sum(1 for w in read.warnings if getattr(w, "kind", "") == "row_skipped")
+        tally["rows_skipped"] = tally.get("rows_skipped", 0) + skipped
 
     def note_clashes(self, clashes) -> None:
         """Clashes --keep-going settled by skipping what they involve: a warning each, the units listed."""
@@ -197,6 +214,7 @@ def _load(
                     raise read.error
                 stage.add(read.tuples)
                 result.note_warnings(read.warnings, read.outcome.path if read.outcome else read.name)
+                result.note_read(read)
                 if read.outcome is None:  # a batch of a dump's records; its file is not done yet
                     continue
                 outcome = read.outcome
@@ -239,6 +257,18 @@ def _file_row(outcome: FileOutcome) -> dict[str, list[tuple]]:
     return {"file": [(outcome.path, outcome.sha256, outcome.url, outcome.status, outcome.error)]}
 
 
+def source_kind(name: str, url: str = "") -> str | None:
+    """The kind of source (a ``DocumentKind``) a file is: a dump by its name, a document by its url."""
+    from catalogue.loader.archive import KINDS
+
+    if dump := documents.dump_kind(name):
+        return KINDS[dump]
+    for prefix, kind in (("/paper/", "paper"), ("/code/", "code_entry"), ("/corrections", "corrections")):
+        if url.startswith(prefix):
+            return kind
+    return None
+
+
 # A merge that meets clashes under --keep-going skips what they involve and merges again.
 MERGE_ATTEMPTS = 3
 
@@ -252,6 +282,8 @@ def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
         report = merge.merge_all(run.id if run else None)
         result.counts = {label: c.as_dict() for label, c in report.counts.items()}
         result.collapsed_results = report.collapsed_results
+        for kind, figures in report.by_source.items():
+            result.by_source.setdefault(kind, {}).update(figures)
         result.note_warnings(report.warnings)
         if report.collapsed_results:
             collapsed = report.collapsed_results
@@ -271,6 +303,7 @@ def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
         run.counts = result.counts
         run.warnings = record.warnings(result)
         run.warning_kinds = record.warning_kinds(result)
+        run.by_source = result.by_source
         run.save()
         _record_files(run.id, record.hidden)
 
@@ -338,6 +371,7 @@ class _Record:
                 counts=result.counts if outcome == LoadRun.Outcome.DRY_RUN else {},
                 warnings=self.warnings(result),
                 warning_kinds=self.warning_kinds(result),
+                by_source=result.by_source,
                 error=error,
             )
         except DatabaseError:

@@ -382,6 +382,7 @@ def read(dump: Dump, sha256: str, part: Part = WHOLE) -> Iterator[Parsed]:
             record = Fields(dump.name, value, f"[{i}]", warnings=out.warnings)
             reader(out, record, ctx)
         held += 1
+        out.records += 1
         if held == BATCH_RECORDS or (
             held % BATCH_CHECK == 0 and sum(map(len, out.rows.values())) >= BATCH_ROWS
         ):

@@ -63,6 +63,7 @@ class Parsed:
     warnings: list[str] = field(default_factory=list)
     file: str = ""  # what errors call the file
     at: str = ""  # the JSON path of the record or row being read (``row``), for errors
+    records: int = 0  # a dump's batch: how many of its records it read
 
     def add(self, table: str, **values) -> None:
         """A row of staging table ``table`` (an unknown column is an error, a missing one NULL).

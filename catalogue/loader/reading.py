@@ -46,6 +46,7 @@ class ReadResult:
     # Too large to read whole: the loading process streams it (``streaming``), not a worker.
     stream: bool = False
     name: str = ""  # of a batch: the file it is of
+    records: int = 0  # records read: a dump's batch's, 1 for a document read
 
 
 class KnownDocuments:
@@ -103,7 +104,7 @@ def read_one(
         )
         return ReadResult(outcome, error=exc)
     outcome.url, outcome.status = parsed.url, LoadFileStatus.LOADED
-    return ReadResult(outcome, staging.as_tuples(parsed.rows, vendor), parsed.warnings)
+    return ReadResult(outcome, staging.as_tuples(parsed.rows, vendor), parsed.warnings, records=1)
 
 
 def default_workers() -> int:
@@ -281,7 +282,7 @@ def _read_dumps(plans, stage, read) -> Iterator[ReadResult]:
                         yield batch
                     else:
                         tuples = staging.as_tuples(batch.rows, stage.vendor)
-                        yield ReadResult(None, tuples, batch.warnings, name=plan.name)
+                        yield ReadResult(None, tuples, batch.warnings, name=plan.name, records=batch.records)
         except SnapshotError as exc:
             stage.discard(archive.make_stamp(plan.dump.read_at, plan.sha256))
             outcome = FileOutcome(

@@ -101,7 +101,7 @@ def read_streamed(path: Path, name: str, known, stage, limit: int | None = None)
             FileOutcome(path=name, sha256=sha, status=LoadFileStatus.SKIPPED, error=str(exc)), error=exc
         )
         return
-    yield ReadResult(FileOutcome(path=name, sha256=sha, url=url, status=LoadFileStatus.LOADED))
+    yield ReadResult(FileOutcome(path=name, sha256=sha, url=url, status=LoadFileStatus.LOADED), records=1)
 
 
 def _head(path: Path, name: str, limit) -> tuple[object, bool]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from catalogue import counters, search
-from catalogue.loader.merge import corrections, papers, resolve, rows, vocabularies
+from catalogue.loader.merge import corrections, papers, resolve, rows, summary, vocabularies
 from catalogue.loader.merge.resolve import Clash
 from catalogue.loader.merge.sql import Counts, execute
 
@@ -44,6 +44,7 @@ class Report:
     counts: dict[str, Counts] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     collapsed_results: int = 0  # staged result rows identical to another, so one with it
+    by_source: dict[str, dict[str, int]] = field(default_factory=dict)  # ``summary.by_source``
 
     def add(self, label: str, counts: Counts):
         total = self.counts.setdefault(label, Counts())
@@ -89,6 +90,7 @@ def merge_all(load_run_id: int | None) -> Report:
     counts, not_restored = corrections.corrections()
     report.add("Correction", counts)
     report.warnings += not_restored
+    report.by_source = summary.by_source()
     _reindex_search()
     places = report.counts["Sample"]
     if places.created or places.updated or places.deleted or report.counts["Paper"].created:

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from catalogue.loader import LoadLocked, SnapshotError, load_paths
 from catalogue.loader.documents import MAX_DOCUMENT_BYTES
-from catalogue.models import LoadFileStatus
+from catalogue.models import DocumentKind, LoadFileStatus
 
 EXIT_LOCKED = 75  # EX_TEMPFAIL: another load holds the lock; try again later
 
@@ -70,6 +70,10 @@ class Command(BaseCommand):
             for label, counts in result.counts.items():
                 line = ", ".join(f"{n} {what}" for what, n in counts.items())
                 self.stdout.write(f"  {label:<15} {line}")
+            if result.by_source:
+                self.stdout.write("by source:")
+                for kind, figures in sorted(result.by_source.items()):
+                    self.stdout.write(f"  {DocumentKind(kind).label}: {source_line(figures)}")
         if result.dry_run:
             recorded = f" (load record {result.load_run_id})" if result.load_run_id else ""
             self.stdout.write(self.style.WARNING(f"dry run: nothing was written to the catalogue{recorded}"))
@@ -94,6 +98,31 @@ class Command(BaseCommand):
             self.stderr.write(self.style.WARNING(f"{kind}: {tally.count}{first}"))
             for warning in examples.get(kind, []):
                 self.stderr.write(self.style.WARNING(f"  warning: {warning}"))
+
+
+def source_line(f: dict[str, int]) -> str:
+    """What one kind of source gave, in words: every figure ``LoadResult.by_source`` holds for it."""
+    n = f.get
+    files = n("files", 0)
+    parts = [
+        f"{files:,} file{'' if files == 1 else 's'}, {n('records', 0):,} records read, "
+        f"{n('rows_skipped', 0):,} rows skipped"
+    ]
+    if n("papers_named"):
+        parts.append(
+            f"papers: {n('papers_named'):,} named, {n('papers_merged_by_title', 0):,} merged by title"
+        )
+    if n("results_staged"):
+        parts.append(
+            f"results: {n('results_staged'):,} rows, {n('results_collapsed', 0):,} one with an identical "
+            f"row, {n('results_stated', 0):,} stated"
+        )
+    if n("code_links_staged"):
+        parts.append(
+            f"code links: {n('code_links_staged'):,} rows, {n('code_links_stated', 0):,} stated, "
+            f"{n('code_links_added', 0):,} added"
+        )
+    return "; ".join(parts)
 
 
 # Under each kind's line, so many of its warnings word for word (-v 2: every one kept).
