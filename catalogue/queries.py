@@ -360,8 +360,29 @@ class RepoRef:
 
 
 @dataclass(frozen=True)
+class LinkSource:
+    """One source that states a code link: its kind of document, and the board whose row gave it."""
+
+    kind: str  # a DocumentKind
+    board_slug: str | None = None
+    board_name: str | None = None
+
+    @property
+    def label(self) -> str:
+        """Where the link comes from, in words ("the links dump", "a row of <board>")."""
+        return LINK_SOURCE_LABELS.get(self.kind, self.kind)
+
+
+LINK_SOURCE_LABELS = {
+    "paper": "the paper's document",
+    "archive_links": "the archive's links dump",
+    "archive_evaluations": "a leaderboard row",
+}
+
+
+@dataclass(frozen=True)
 class LinkRow:
-    """A code link as the paper page lists it."""
+    """A code link as the paper page lists it, with every source that states it."""
 
     pk: int
     repo: RepoRef
@@ -370,6 +391,7 @@ class LinkRow:
     is_official: bool | None
     mentioned_in_paper: bool | None
     framework: str
+    sources: list[LinkSource] = dataclass_field(default_factory=list)
 
 
 def paper_code_links(paper: Paper) -> list[LinkRow]:
@@ -382,8 +404,24 @@ def paper_code_links(paper: Paper) -> list[LinkRow]:
         "ORDER BY l.is_official IS NULL, l.is_official DESC, "
         "l.mentioned_in_paper IS NULL, l.mentioned_in_paper DESC, r.key"
     )
+    sources_sql = (
+        "SELECT x.link_id, d.kind, lb.slug, t.name, ds.name FROM catalogue_codelinksource x "
+        "JOIN catalogue_sourcedocument d ON d.id = x.document_id "
+        "LEFT JOIN catalogue_leaderboard lb ON lb.id = x.leaderboard_id "
+        "LEFT JOIN catalogue_task t ON t.id = lb.task_id "
+        "LEFT JOIN catalogue_dataset ds ON ds.id = lb.dataset_id "
+        "WHERE x.link_id IN (SELECT id FROM catalogue_codelink WHERE paper_id = %s) "
+        "ORDER BY x.link_id, d.kind, lb.slug"
+    )
     with _page_db(paper).cursor() as cursor:
         cursor.execute(sql, [paper.pk])
+        links = cursor.fetchall()
+        sources: dict[int, list[LinkSource]] = {}
+        if links:
+            cursor.execute(sources_sql, [paper.pk])
+            for link_id, kind, board, task, dataset in cursor.fetchall():
+                name = f"{task} on {dataset}" if board else None
+                sources.setdefault(link_id, []).append(LinkSource(kind, board, name))
         return [
             LinkRow(
                 pk=pk,
@@ -393,10 +431,9 @@ def paper_code_links(paper: Paper) -> list[LinkRow]:
                 is_official=_flag(official),
                 mentioned_in_paper=_flag(mentioned),
                 framework=framework,
+                sources=sources.get(pk, []),
             )
-            for pk, owner, name, host, spdx, reach, url, sub_path, official, mentioned, framework in (
-                cursor.fetchall()
-            )
+            for pk, owner, name, host, spdx, reach, url, sub_path, official, mentioned, framework in links
         ]
 
 

@@ -81,6 +81,7 @@ def test_a_rows_code_links_are_code_links_of_its_paper(tmp_path):
     assert link.repo_url.startswith(repository["url"] + "/")  # the repository, its sub-path aside
     page = api.get(f"/paper/{paper.slug}").content.decode()
     assert link.repo_url.split("github.com/")[1] in page
+    assert 'from a row of <a href="/sota/node-property-prediction-on-ogbn-arxiv">' in page
     assert paper.url_abs == row["paper_url"]  # the paper's own link, from the row
 
 
