@@ -24,7 +24,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from catalogue import figures, identities
+from catalogue import figures, identities, metrics
 from catalogue.models import (
     Area,
     Author,
@@ -40,7 +40,7 @@ from catalogue.models import (
     Sample,
     Task,
 )
-from catalogue.queries import author_names_sql, from_json, json_list_sql
+from catalogue.queries import author_names_sql, board_row_order, from_json, json_list_sql, ranked
 
 
 def _authors_in_order() -> Prefetch:
@@ -331,15 +331,45 @@ def leaderboards() -> QuerySet[Leaderboard]:
 
 def leaderboard_results(board: Leaderboard) -> QuerySet[Result]:
     return board.results.select_related("paper", "leaderboard__task", "leaderboard__dataset").order_by(
-        F("rank_in_archive_order").asc(nulls_last=True), "model", "paper__slug", "row_key"
+        # NULLs placed (a row without a paper): PostgreSQL sorts them last, SQLite first
+        F("rank_in_archive_order").asc(nulls_last=True),
+        "model",
+        F("paper__slug").asc(nulls_first=True),
+        "row_key",
     )
+
+
+def best_ranks(results) -> dict[int, tuple[str, int]]:
+    """PwC's ``best_metric`` and ``best_rank`` of each of ``results`` that states a number for
+    its board's ranking metric: that metric and the row's place on the board ranked by it, as
+    the leaderboard page ranks it (:func:`catalogue.queries.ranked`). One query for every board of
+    the page (each row's metrics); ``results`` carry their ``leaderboard``."""
+    boards = {result.leaderboard_id: result.leaderboard for result in results}
+    rows = (
+        Result.objects.filter(leaderboard_id__in=list(boards))
+        .order_by("leaderboard_id", *board_row_order())
+        .only("id", "leaderboard_id", "metrics")
+    )
+    of_board: dict[int, list[Result]] = {board_id: [] for board_id in boards}
+    for row in rows:
+        of_board[row.leaderboard_id].append(row)
+    wanted = {result.pk for result in results}
+    best: dict[int, tuple[str, int]] = {}
+    for board_id, board_rows in of_board.items():
+        metric, _, ordered = ranked(boards[board_id], board_rows)
+        if not metric:
+            continue
+        for rank, row in enumerate(ordered, 1):
+            if row.pk in wanted and metrics.parse((row.metrics or {}).get(metric)) is not None:
+                best[row.pk] = (metric, rank)
+    return best
 
 
 def leaderboard_metrics(board: Leaderboard) -> list[str]:
     """The metric names a leaderboard's results state, in alphabetical order."""
     names: set[str] = set()
-    for metrics in board.results.values_list("metrics", flat=True):
-        names.update(metrics or {})
+    for stated in board.results.values_list("metrics", flat=True):
+        names.update(stated or {})
     return sorted(names)
 
 
