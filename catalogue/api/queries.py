@@ -109,6 +109,10 @@ class PaperRow:
     abstract: str
     date: date | None
     proceeding: str
+    conference: str
+    conference_url_abs: str
+    conference_url_pdf: str
+    nips_id: str
     title_source: str | None
     month: str
     title_corrected: bool
@@ -319,10 +323,16 @@ def paper_datasets(paper: Paper) -> QuerySet[Dataset]:
 
 
 def methods() -> QuerySet[Method]:
-    """Methods with the papers that introduced them (PwC's ``paper`` is the first of those)."""
-    return Method.objects.prefetch_related(
-        Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug"))
-    ).order_by("slug")
+    """Methods with the papers that introduced them, for PwC's ``paper``: the methods dump's
+    (``introduced_in``, joined) and those paper documents name (``introduced_by``, prefetched)."""
+    return (
+        Method.objects.select_related("introduced_in")
+        .only("slug", "name", "full_name", "description", "introduced_in__slug")
+        .prefetch_related(
+            Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug"))
+        )
+        .order_by("slug")
+    )
 
 
 def leaderboards() -> QuerySet[Leaderboard]:

@@ -83,6 +83,16 @@ class FalseFlag(_Constant):
         super().__init__(False, **kwargs)
 
 
+class BlankAsNull(serializers.CharField):
+    """A text the catalogue stores as "" where the archive gives none, served as null (as PwC did)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_null=True, **kwargs)
+
+    def to_representation(self, value):
+        return str(value) if value else None
+
+
 # --- plain rows: the hot lists without DRF's per-field machinery per row -------------------
 
 
@@ -259,16 +269,19 @@ def _figures(serializer, obj):
 class PaperSerializer(PlainRows, serializers.Serializer):
     id = serializers.CharField(source="slug", help_text="The paper's id: its slug. arXiv ids work too.")
     arxiv_id = serializers.CharField(allow_null=True)
-    nips_id = NullString()
+    nips_id = BlankAsNull(help_text="The paper's id at NeurIPS, as the archive gives it; null if none.")
     url_abs = serializers.CharField(help_text='"" when not known.')
     url_pdf = serializers.CharField(help_text='"" when not known.')
     title = serializers.CharField()
     abstract = serializers.CharField(help_text='"" when not known.')
     authors = serializers.SerializerMethodField()
     published = serializers.DateField(source="date", allow_null=True)
-    conference = NullString()
-    conference_url_abs = NullString()
-    conference_url_pdf = NullString()
+    conference = BlankAsNull(
+        help_text="The id of the paper's conference version, as the archive's papers dump gives it; "
+        "null if none."
+    )
+    conference_url_abs = BlankAsNull(help_text="The conference version's page; null if not known.")
+    conference_url_pdf = BlankAsNull(help_text="The conference version's PDF; null if not known.")
     proceeding = serializers.SerializerMethodField(help_text="The proceeding as the archive names it.")
     # The catalogue's own fields.
     title_source = serializers.ChoiceField(choices=TitleSource.choices, allow_null=True)
@@ -383,20 +396,29 @@ class PaperRepoSerializer(PlainRows, serializers.Serializer):
         return bool(link and link.is_official)
 
 
+MARKDOWN = 'Markdown, as the archive gives it (PwC served it so, not as HTML); "" when not known.'
+
+
 class TaskSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug")
     name = serializers.CharField()
-    description = EmptyString()
+    description = serializers.CharField(help_text=MARKDOWN)
 
 
 class MethodSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug")
     name = serializers.CharField()
     full_name = serializers.CharField(help_text='"" when not known.')
-    description = EmptyString()
-    paper = serializers.SerializerMethodField(help_text="Id of the (first) paper that introduced the method.")
+    description = serializers.CharField(help_text=MARKDOWN)
+    paper = serializers.SerializerMethodField(
+        help_text="Id of the paper that introduced the method: the one the archive's methods dump "
+        "names, else the first (by id) of those paper documents say introduced it; null if none."
+    )
 
     def get_paper(self, method) -> str | None:
+        # Both read with the page (catalogue.api.queries.methods): no query per row.
+        if method.introduced_in is not None:
+            return method.introduced_in.slug
         papers = method.introduced_by.all()
         return papers[0].slug if papers else None
 
@@ -533,7 +555,9 @@ class EvaluationSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug", help_text="The leaderboard: <task>-on-<dataset>.")
     task = serializers.CharField(source="task.slug")
     dataset = serializers.CharField(source="dataset.name", help_text="The dataset's name (its id here).")
-    description = EmptyString()
+    description = serializers.CharField(
+        help_text='What the archive\'s table says of its dataset, as given; "" when not known.'
+    )
     mirror_url = NullString()
 
 
