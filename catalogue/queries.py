@@ -646,17 +646,21 @@ def repo_links_page(repo: Repo, *, after: str | None = None, before: str | None 
     return keyset_page(links, LINK_KEYS, after=after, before=before)
 
 
+def board_row_order() -> tuple:
+    """The order a leaderboard's rows are read in before ranking (ties in the ranking keep it):
+    archive order, ending on the row's own key, not the id: the same order on every database
+    (NULLs placed: a row without a paper has no month, which PostgreSQL sorts last, SQLite first)."""
+    return (
+        F("rank_in_archive_order").asc(nulls_last=True),
+        F("paper__month").asc(nulls_first=True),
+        "model",
+        "row_key",
+    )
+
+
 def leaderboard_results(leaderboard: Leaderboard) -> list[Result]:
     """Every result on a leaderboard with its paper (if it names one), in archive order."""
-    return list(
-        leaderboard.results.select_related("paper").order_by(
-            # ends on the row's own key, not the id: the same order on every database
-            F("rank_in_archive_order").asc(nulls_last=True),
-            "paper__month",
-            "model",
-            "row_key",
-        )
-    )
+    return list(leaderboard.results.select_related("paper").order_by(*board_row_order()))
 
 
 @dataclass(frozen=True)
@@ -708,17 +712,7 @@ def leaderboard_page(board: Leaderboard, metric: str = "") -> LeaderboardPage:
     A table the archive gives ranks by its first quality column (``sota.metrics`` order, never a
     cost column beside a quality one); a board without one, by the metric most results state.
     """
-    results = leaderboard_results(board)
-    stated = {name for r in results for name in (r.metrics or {}) if isinstance(name, str)}
-    columns = [name for name in board.metrics or [] if name in stated]
-    names = columns + sorted(stated - set(columns))
-    if metric not in stated:
-        metric = (
-            metrics.ranking_metric(columns) if columns else metrics.primary_metric(r.metrics for r in results)
-        )
-    if metric:
-        names = [metric] + [name for name in names if name != metric]  # the sorting column first
-    ordered = metrics.ordered(results, metric, lambda r: r.metrics)
+    metric, names, ordered = ranked(board, leaderboard_results(board), metric)
     points = []
     for result in ordered:
         value = metrics.parse((result.metrics or {}).get(metric)) if metric else None
@@ -732,6 +726,23 @@ def leaderboard_page(board: Leaderboard, metric: str = "") -> LeaderboardPage:
         direction=metrics.direction(metric) if metric else None,
         over_time=points,
     )
+
+
+def ranked(board: Leaderboard, results: list[Result], metric: str = "") -> tuple[str | None, list[str], list]:
+    """How :func:`leaderboard_page` ranks a board (the API's ``best_metric`` and ``best_rank`` too):
+    the metric, the metric names (the table's columns in its order, then the others stated; the
+    ranking one first) and ``results`` best first. ``results`` are the board's rows in
+    :func:`board_row_order`; each needs only its ``metrics``."""
+    stated = {name for r in results for name in (r.metrics or {}) if isinstance(name, str)}
+    columns = [name for name in board.metrics or [] if name in stated]
+    names = columns + sorted(stated - set(columns))
+    if metric not in stated:
+        metric = (
+            metrics.ranking_metric(columns) if columns else metrics.primary_metric(r.metrics for r in results)
+        )
+    if metric:
+        names = [metric] + [name for name in names if name != metric]  # the sorting column first
+    return metric, names, metrics.ordered(results, metric, lambda r: r.metrics)
 
 
 def _month(date) -> str:

@@ -42,8 +42,10 @@ def test_paper_tasks_methods_results(api, loaded_seeds):
     birdsnap = next(r for r in results if r["evaluation"] == "fine-grained-image-classification-on-birdsnap")
     assert birdsnap["metrics"] == {"Accuracy": "83.6%"}
     assert birdsnap["methodology"] == "GPIPE"
-    assert birdsnap["best_rank"] == 4
-    assert birdsnap["rank_of"] == 5
+    # The archive's table had five rows, GPipe's fourth; the catalogue holds GPipe's only: the
+    # first on the board by its ranking metric, as the leaderboard page shows it.
+    assert (birdsnap["best_metric"], birdsnap["best_rank"]) == ("Accuracy", 1)
+    assert (birdsnap["rank_in_archive_order"], birdsnap["rank_of"]) == (4, 5)
     assert birdsnap["paper"] == GPIPE
     assert birdsnap["uses_additional_data"] is True
     assert birdsnap["evaluated_on"] == "2018-11-16"

@@ -166,8 +166,7 @@ def test_orders_error_metrics_lower_first():
 # added to the samples, or a rule that changes a verdict, fails a test here.
 
 SAMPLES = Path(
-    os.environ.get("PWC_ARCHIVE_SAMPLES")
-    or Path(__file__).resolve().parent / "data" / "pwc-archive-samples"
+    os.environ.get("PWC_ARCHIVE_SAMPLES") or Path(__file__).resolve().parent / "data" / "pwc-archive-samples"
 )
 H, L = "higher", "lower"
 

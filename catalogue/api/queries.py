@@ -24,7 +24,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from catalogue import figures, identities
+from catalogue import figures, identities, metrics
 from catalogue.models import (
     Area,
     Author,
@@ -40,7 +40,7 @@ from catalogue.models import (
     Sample,
     Task,
 )
-from catalogue.queries import author_names_sql, from_json, json_list_sql
+from catalogue.queries import author_names_sql, board_row_order, from_json, json_list_sql, ranked
 
 
 def _authors_in_order() -> Prefetch:
@@ -109,6 +109,10 @@ class PaperRow:
     abstract: str
     date: date | None
     proceeding: str
+    conference: str
+    conference_url_abs: str
+    conference_url_pdf: str
+    nips_id: str
     title_source: str | None
     month: str
     title_corrected: bool
@@ -319,10 +323,16 @@ def paper_datasets(paper: Paper) -> QuerySet[Dataset]:
 
 
 def methods() -> QuerySet[Method]:
-    """Methods with the papers that introduced them (PwC's ``paper`` is the first of those)."""
-    return Method.objects.prefetch_related(
-        Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug"))
-    ).order_by("slug")
+    """Methods with the papers that introduced them, for PwC's ``paper``: the methods dump's
+    (``introduced_in``, joined) and those paper documents name (``introduced_by``, prefetched)."""
+    return (
+        Method.objects.select_related("introduced_in")
+        .only("slug", "name", "full_name", "description", "introduced_in__slug")
+        .prefetch_related(
+            Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug"))
+        )
+        .order_by("slug")
+    )
 
 
 def leaderboards() -> QuerySet[Leaderboard]:
@@ -331,15 +341,45 @@ def leaderboards() -> QuerySet[Leaderboard]:
 
 def leaderboard_results(board: Leaderboard) -> QuerySet[Result]:
     return board.results.select_related("paper", "leaderboard__task", "leaderboard__dataset").order_by(
-        F("rank_in_archive_order").asc(nulls_last=True), "model", "paper__slug", "row_key"
+        # NULLs placed (a row without a paper): PostgreSQL sorts them last, SQLite first
+        F("rank_in_archive_order").asc(nulls_last=True),
+        "model",
+        F("paper__slug").asc(nulls_first=True),
+        "row_key",
     )
+
+
+def best_ranks(results) -> dict[int, tuple[str, int]]:
+    """PwC's ``best_metric`` and ``best_rank`` of each of ``results`` that states a number for
+    its board's ranking metric: that metric and the row's place on the board ranked by it, as
+    the leaderboard page ranks it (:func:`catalogue.queries.ranked`). One query for every board of
+    the page (each row's metrics); ``results`` carry their ``leaderboard``."""
+    boards = {result.leaderboard_id: result.leaderboard for result in results}
+    rows = (
+        Result.objects.filter(leaderboard_id__in=list(boards))
+        .order_by("leaderboard_id", *board_row_order())
+        .only("id", "leaderboard_id", "metrics")
+    )
+    of_board: dict[int, list[Result]] = {board_id: [] for board_id in boards}
+    for row in rows:
+        of_board[row.leaderboard_id].append(row)
+    wanted = {result.pk for result in results}
+    best: dict[int, tuple[str, int]] = {}
+    for board_id, board_rows in of_board.items():
+        metric, _, ordered = ranked(boards[board_id], board_rows)
+        if not metric:
+            continue
+        for rank, row in enumerate(ordered, 1):
+            if row.pk in wanted and metrics.parse((row.metrics or {}).get(metric)) is not None:
+                best[row.pk] = (metric, rank)
+    return best
 
 
 def leaderboard_metrics(board: Leaderboard) -> list[str]:
     """The metric names a leaderboard's results state, in alphabetical order."""
     names: set[str] = set()
-    for metrics in board.results.values_list("metrics", flat=True):
-        names.update(metrics or {})
+    for stated in board.results.values_list("metrics", flat=True):
+        names.update(stated or {})
     return sorted(names)
 
 

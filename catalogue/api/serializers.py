@@ -78,6 +78,16 @@ class ZeroStars(_Constant):
         )
 
 
+class BlankAsNull(serializers.CharField):
+    """A text the catalogue stores as "" where the archive gives none, served as null (as PwC did)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_null=True, **kwargs)
+
+    def to_representation(self, value):
+        return str(value) if value else None
+
+
 # --- plain rows: the hot lists without DRF's per-field machinery per row -------------------
 
 
@@ -254,16 +264,19 @@ def _figures(serializer, obj):
 class PaperSerializer(PlainRows, serializers.Serializer):
     id = serializers.CharField(source="slug", help_text="The paper's id: its slug. arXiv ids work too.")
     arxiv_id = serializers.CharField(allow_null=True)
-    nips_id = NullString()
+    nips_id = BlankAsNull(help_text="The paper's id at NeurIPS, as the archive gives it; null if none.")
     url_abs = serializers.CharField(help_text='"" when not known.')
     url_pdf = serializers.CharField(help_text='"" when not known.')
     title = serializers.CharField()
     abstract = serializers.CharField(help_text='"" when not known.')
     authors = serializers.SerializerMethodField()
     published = serializers.DateField(source="date", allow_null=True)
-    conference = NullString()
-    conference_url_abs = NullString()
-    conference_url_pdf = NullString()
+    conference = BlankAsNull(
+        help_text="The id of the paper's conference version, as the archive's papers dump gives it; "
+        "null if none."
+    )
+    conference_url_abs = BlankAsNull(help_text="The conference version's page; null if not known.")
+    conference_url_pdf = BlankAsNull(help_text="The conference version's PDF; null if not known.")
     proceeding = serializers.SerializerMethodField(help_text="The proceeding as the archive names it.")
     # The catalogue's own fields.
     title_source = serializers.ChoiceField(choices=TitleSource.choices, allow_null=True)
@@ -378,20 +391,29 @@ class PaperRepoSerializer(PlainRows, serializers.Serializer):
         return bool(link and link.is_official)
 
 
+MARKDOWN = 'Markdown, as the archive gives it (PwC served it so, not as HTML); "" when not known.'
+
+
 class TaskSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug")
     name = serializers.CharField()
-    description = EmptyString()
+    description = serializers.CharField(help_text=MARKDOWN)
 
 
 class MethodSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug")
     name = serializers.CharField()
     full_name = serializers.CharField(help_text='"" when not known.')
-    description = EmptyString()
-    paper = serializers.SerializerMethodField(help_text="Id of the (first) paper that introduced the method.")
+    description = serializers.CharField(help_text=MARKDOWN)
+    paper = serializers.SerializerMethodField(
+        help_text="Id of the paper that introduced the method: the one the archive's methods dump "
+        "names, else the first (by id) of those paper documents say introduced it; null if none."
+    )
 
     def get_paper(self, method) -> str | None:
+        # Both read with the page (catalogue.api.queries.methods): no query per row.
+        if method.introduced_in is not None:
+            return method.introduced_in.slug
         papers = method.introduced_by.all()
         return papers[0].slug if papers else None
 
@@ -528,7 +550,9 @@ class EvaluationSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug", help_text="The leaderboard: <task>-on-<dataset>.")
     task = serializers.CharField(source="task.slug")
     dataset = serializers.CharField(source="dataset.name", help_text="The dataset's name (its id here).")
-    description = EmptyString()
+    description = serializers.CharField(
+        help_text='What the archive\'s table says of its dataset, as given; "" when not known.'
+    )
     mirror_url = NullString()
 
 
@@ -561,21 +585,30 @@ class MetricSerializer(serializers.Serializer):
 
 
 class ResultSerializer(serializers.Serializer):
+    """A leaderboard row. ``best_metric`` and ``best_rank`` are read for the page by the view
+    (``catalogue.api.queries.best_ranks``, in the context as ``best``), never per row."""
+
     id = serializers.SerializerMethodField(help_text="Stable id of the row within its evaluation.")
-    best_rank = serializers.IntegerField(
-        source="rank_in_archive_order", allow_null=True, help_text="Rank in the archive's order."
+    best_rank = serializers.SerializerMethodField(
+        help_text="The row's place on its board ranked by best_metric, among the rows this catalogue "
+        "holds, as the leaderboard page ranks them (the table's order where the metric's direction is "
+        "not known); null where best_metric is. The archive's own position: rank_in_archive_order."
     )
     metrics = serializers.DictField(
         child=serializers.CharField(allow_null=True), help_text="As given: '84.4%'."
     )
     methodology = serializers.CharField(source="model")
-    uses_additional_data = serializers.BooleanField(
-        allow_null=True, help_text="null where the archive does not say."
+    uses_additional_data = serializers.SerializerMethodField(
+        help_text="false also where the archive does not say, as PwC served it and its client reads "
+        "it (see uses_additional_data_stated)."
     )
     paper = serializers.CharField(
         source="paper.slug", allow_null=True, default=None, help_text="null for a row that names no paper."
     )
-    best_metric = NullString()
+    best_metric = serializers.SerializerMethodField(
+        help_text="The metric the row's board is ranked by (the first quality column of the archive's "
+        "table, else the metric most of its rows state), where the row gives a number for it; else null."
+    )
     evaluated_on = serializers.SerializerMethodField(help_text="The paper's date (YYYY-MM-DD), if known.")
     external_source_url = serializers.SerializerMethodField(
         help_text="For a row that names no paper of the catalogue: the address the row gives, if any."
@@ -583,12 +616,30 @@ class ResultSerializer(serializers.Serializer):
     evaluation = serializers.CharField(source="leaderboard.slug")
     task = serializers.CharField(source="leaderboard.task.slug")
     dataset = serializers.CharField(source="leaderboard.dataset.name")
+    rank_in_archive_order = serializers.IntegerField(
+        allow_null=True, help_text="The row's position in the archive's table (of rank_of), as given."
+    )
     rank_of = serializers.IntegerField(source="of", allow_null=True, help_text="Rows on the leaderboard.")
-    uses_additional_data_stated = serializers.BooleanField(source="uses_additional_data", allow_null=True)
+    uses_additional_data_stated = serializers.BooleanField(
+        source="uses_additional_data",
+        allow_null=True,
+        help_text="As the archive states it; null where it does not (not every vintage of its tables does).",
+    )
     paper_title = serializers.CharField(help_text='The paper as the row names it ("" when not given).')
 
     def get_id(self, result) -> str:
         return ids.result_id(result)
+
+    def get_best_rank(self, result) -> int | None:
+        best = self.context["best"].get(result.pk)
+        return best[1] if best else None
+
+    def get_best_metric(self, result) -> str | None:
+        best = self.context["best"].get(result.pk)
+        return best[0] if best else None
+
+    def get_uses_additional_data(self, result) -> bool:
+        return bool(result.uses_additional_data)
 
     def get_evaluated_on(self, result) -> str | None:
         date = result.paper.date if result.paper else result.paper_date

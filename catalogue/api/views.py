@@ -199,7 +199,15 @@ class PaperMethodList(_PaperChild, ListView):
         return queries.methods().filter(papers=self.paper)
 
 
-class PaperResultList(_PaperChild, ListView):
+class _BestRanksOfThePage:
+    """A list of leaderboard rows whose ``best_metric`` and ``best_rank`` are read for the page:
+    one query over every board on it (``queries.best_ranks``), not one per row or board."""
+
+    def extra_context(self, rows):
+        return {**super().extra_context(rows), "best": queries.best_ranks(rows)}
+
+
+class PaperResultList(_BestRanksOfThePage, _PaperChild, ListView):
     """The paper's leaderboard rows."""
 
     serializer_class = serializers.ResultSerializer
@@ -460,7 +468,7 @@ class EvaluationMetricDetail(_EvaluationChild, DetailView):
         raise Http404(f"No metric {self.kwargs['metric_id']!r} on {self.board.slug}")
 
 
-class EvaluationResultList(_EvaluationChild, ListView):
+class EvaluationResultList(_BestRanksOfThePage, _EvaluationChild, ListView):
     serializer_class = serializers.ResultSerializer
     queryset = Result.objects.none()  # the model, for the schema
     filterset_class = None
@@ -478,6 +486,11 @@ class EvaluationResultDetail(_EvaluationChild, DetailView):
             if ids.result_id(result) == self.kwargs["result_id"]:
                 return result
         raise Http404(f"No result {self.kwargs['result_id']!r} on {self.board.slug}")
+
+    def retrieve(self, request, *args, **kwargs):
+        result = self.get_object()
+        context = {**self.get_serializer_context(), "best": queries.best_ranks([result])}
+        return Response(self.serializer_class(result, context=context).data)
 
 
 # --- the catalogue's own --------------------------------------------------------------------
