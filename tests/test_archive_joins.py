@@ -167,7 +167,8 @@ def _one_transformer_paper():
 def test_the_methods_dumps_paper_and_the_tables_paper_are_one_in_one_load(tmp_path):
     tables, methods = _transformer_material(tmp_path)
     _out, err = load(tables, methods)
-    _one_transformer_paper()
+    paper = _one_transformer_paper()
+    assert APIClient().get("/api/v1/methods/transformer/").json()["paper"] == paper.slug
     assert "papers titled 'attention is all you need' are one paper" in err
     assert "merged by title" in err
     assert APIClient().get("/paper/arxiv-1706-03762").status_code == 301  # the alias leads to the paper
