@@ -32,12 +32,13 @@ from catalogue import (
     figures,
     history,
     jsonld,
+    markup,
     provenance,
     queries,
     search,
 )
 from catalogue.browse import queries as browse_queries
-from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Status, Task
+from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Paper, Status, Task
 from catalogue.templatetags.pages import url_to
 
 MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
@@ -681,7 +682,8 @@ def task_detail(request, slug: str):
     boards = browse_queries.boards_shown(task.leaderboards)
     meta = Meta(
         title=f"{task.name} (task)",
-        description=f"Papers and leaderboards for the task {task.name}.",
+        description=_describe(markup.plain_text(task.description))
+        or f"Papers and leaderboards for the task {task.name}.",
         feed_url=reverse("task_feed", args=[task.slug]),
     )
     tree = browse_queries.task_tree(task)
@@ -698,11 +700,15 @@ def method_detail(request, slug: str):
     papers = queries.method_papers_page(
         method, after=param(request, "after"), before=param(request, "before")
     )
+    # num_papers is the archive's count, across the whole archive; the catalogue may hold none of
+    # those papers. A page of them that is empty (after a cursor past the end, too) asks which.
+    holds_papers = bool(papers.items) or Paper.objects.using_method(method.pk).exists()
     introduced_by = list(method.introduced_by.order_by("month", "id")[:50])
     boards = queries.leaderboards_of_method(method)
     meta = Meta(
         title=f"{method.name} (method)",
-        description=(
+        description=_describe(markup.plain_text(method.description))
+        or (
             f"Papers that use or introduce the method {method.full_name or method.name}, "
             "and their leaderboards."
         ),
@@ -714,6 +720,7 @@ def method_detail(request, slug: str):
         method=method,
         collections=collections,
         papers=papers,
+        holds_papers=holds_papers,
         introduced_by=introduced_by,
         boards=boards,
     )

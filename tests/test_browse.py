@@ -253,7 +253,7 @@ def test_a_dataset_page_has_its_facts_leaderboards_papers_and_loaders(client):
     make_result(leaderboard=board, paper=evaluated)
     page = html(client, "/dataset/cityscapes")
     assert "<h1>Cityscapes</h1>" in page
-    assert "Street scenes<br>from 50 cities." in page
+    assert "<p>Street scenes\nfrom 50 cities.</p>" in page  # Markdown: a line break within a paragraph
     assert '<a href="https://www.cityscapes-dataset.com/" rel="nofollow noopener">Homepage</a>' in page
     assert f'<a href="{introducing.get_absolute_url()}">Introducing the dataset</a>' in page
     assert '<a class="chip" href="/dataset/cityscapes-fine">Cityscapes fine</a>' in page
@@ -543,7 +543,7 @@ def test_a_method_page_shows_its_collections_description_and_introducing_paper(c
     adam.collections.add(optimizers)
     page = html(client, "/method/adam")
     assert '<a class="chip" href="/methods/?collection=optimizers">Stochastic Optimization</a>' in page
-    assert "Adaptive *moments*." in page
+    assert "<p>Adaptive <em>moments</em>.</p>" in page  # the archive's Markdown, rendered
     assert "Introduced 2014" in page
     assert f'<a href="{paper.get_absolute_url()}">Adam: A Method for Stochastic Optimization</a>' in page
     assert "javascript:" not in page

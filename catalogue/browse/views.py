@@ -6,6 +6,7 @@ with the site's own helpers."""
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
+from catalogue import markup
 from catalogue.browse import conferences
 from catalogue.browse import queries as browse
 from catalogue.models import Dataset, Task
@@ -130,7 +131,7 @@ def dataset_detail(request, slug: str):
     data = browse.dataset_page(dataset, after=param(request, "after"), before=param(request, "before"))
     meta = Meta(
         title=f"{dataset.name} (dataset)",
-        description=_describe(dataset.description)
+        description=_describe(markup.plain_text(dataset.description))
         or f"{dataset.full_name or dataset.name}: its leaderboards and the papers evaluated on it.",
     )
     return _page(request, "catalogue/dataset_detail.html", meta, dataset=dataset, data=data)

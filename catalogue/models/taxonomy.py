@@ -137,6 +137,11 @@ class MethodCollection(Harvested):
         return self.name
 
 
+# The methods dump's "not known" year: 1,866 of its 1,924 methods say 2000 (../shared/PWC-ARCHIVE.md
+# calls it a placeholder). The loader keeps it as given; pages show no year for it.
+PLACEHOLDER_INTRODUCED_YEAR = 2000
+
+
 class Method(Harvested):
     slug = models.CharField(max_length=300, unique=True)
     name = models.CharField(max_length=500)
@@ -166,6 +171,13 @@ class Method(Harvested):
 
     def get_absolute_url(self):
         return reverse("method", args=[self.slug])
+
+    @property
+    def introduced_year_known(self) -> int | None:
+        """The year the archive says the method was introduced; None where it gives none or its
+        placeholder (``PLACEHOLDER_INTRODUCED_YEAR``). What pages show as "Introduced"."""
+        year = self.introduced_year
+        return None if year == PLACEHOLDER_INTRODUCED_YEAR else year
 
 
 class Dataset(Harvested):

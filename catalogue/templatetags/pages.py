@@ -241,6 +241,15 @@ def web_url(url) -> str:
 
 
 @register.filter
+def description(markdown) -> SafeString:
+    """A description of the archive (method, task, dataset) rendered as its pages showed it:
+    Markdown and math, sanitised (``catalogue.markup.render``)."""
+    from catalogue import markup  # it reads web_url from here
+
+    return markup.render(str(markdown or ""))
+
+
+@register.filter
 def proceeding_id(name: str) -> str:
     """The id of the proceeding a paper names (``catalogue.browse.conferences``)."""
     from catalogue.browse import conferences
