@@ -396,45 +396,41 @@ class LinkRow:
 
 def paper_code_links(paper: Paper) -> list[LinkRow]:
     """The archive's code links of the paper: official first, then not official, then not stated
-    (mentioned in the paper first within each), then by repository. One query written for the page."""
+    (mentioned in the paper first within each), then by repository; each with every source that
+    states it (a row each, joined). One query written for the page."""
     sql = (
         "SELECT l.id, r.owner, r.name, r.host, r.spdx, r.reach_status, l.repo_url, l.sub_path, "
-        "l.is_official, l.mentioned_in_paper, l.framework "
-        "FROM catalogue_codelink l JOIN catalogue_repo r ON r.id = l.repo_id WHERE l.paper_id = %s "
-        "ORDER BY l.is_official IS NULL, l.is_official DESC, "
-        "l.mentioned_in_paper IS NULL, l.mentioned_in_paper DESC, r.key"
-    )
-    sources_sql = (
-        "SELECT x.link_id, d.kind, lb.slug, t.name, ds.name FROM catalogue_codelinksource x "
-        "JOIN catalogue_sourcedocument d ON d.id = x.document_id "
+        "l.is_official, l.mentioned_in_paper, l.framework, d.kind, lb.slug, t.name, ds.name "
+        "FROM catalogue_codelink l JOIN catalogue_repo r ON r.id = l.repo_id "
+        "LEFT JOIN catalogue_codelinksource x ON x.link_id = l.id "
+        "LEFT JOIN catalogue_sourcedocument d ON d.id = x.document_id "
         "LEFT JOIN catalogue_leaderboard lb ON lb.id = x.leaderboard_id "
         "LEFT JOIN catalogue_task t ON t.id = lb.task_id "
         "LEFT JOIN catalogue_dataset ds ON ds.id = lb.dataset_id "
-        "WHERE x.link_id IN (SELECT id FROM catalogue_codelink WHERE paper_id = %s) "
-        "ORDER BY x.link_id, d.kind, lb.slug"
+        "WHERE l.paper_id = %s "
+        "ORDER BY l.is_official IS NULL, l.is_official DESC, "
+        "l.mentioned_in_paper IS NULL, l.mentioned_in_paper DESC, r.key, l.sub_path, d.kind, lb.slug"
     )
     with _page_db(paper).cursor() as cursor:
         cursor.execute(sql, [paper.pk])
-        links = cursor.fetchall()
-        sources: dict[int, list[LinkSource]] = {}
-        if links:
-            cursor.execute(sources_sql, [paper.pk])
-            for link_id, kind, board, task, dataset in cursor.fetchall():
-                name = f"{task} on {dataset}" if board else None
-                sources.setdefault(link_id, []).append(LinkSource(kind, board, name))
-        return [
-            LinkRow(
-                pk=pk,
-                repo=RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach),
-                repo_url=url,
-                sub_path=sub_path,
-                is_official=_flag(official),
-                mentioned_in_paper=_flag(mentioned),
-                framework=framework,
-                sources=sources.get(pk, []),
-            )
-            for pk, owner, name, host, spdx, reach, url, sub_path, official, mentioned, framework in links
-        ]
+        links: dict[int, LinkRow] = {}
+        for row in cursor.fetchall():
+            pk, owner, name, host, spdx, reach, url, sub_path, official, mentioned, framework = row[:11]
+            kind, board, task, dataset = row[11:]
+            link = links.get(pk)
+            if link is None:
+                link = links[pk] = LinkRow(
+                    pk=pk,
+                    repo=RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach),
+                    repo_url=url,
+                    sub_path=sub_path,
+                    is_official=_flag(official),
+                    mentioned_in_paper=_flag(mentioned),
+                    framework=framework,
+                )
+            if kind:
+                link.sources.append(LinkSource(kind, board, f"{task} on {dataset}" if board else None))
+        return list(links.values())
 
 
 @dataclass

@@ -55,6 +55,7 @@ MODELS_OF = {
     "PaperDetailSerializer": [m.Paper],
     "RepositorySerializer": [m.Repo],
     "PaperRepositorySerializer": [m.CodeLink, m.Repo],
+    "PaperCodeLinkSerializer": [m.CodeLink, m.Repo],
     "TaskSerializer": [m.Task],
     "MethodSerializer": [m.Method],
     "DatasetSerializer": [m.Dataset],

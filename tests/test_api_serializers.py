@@ -48,6 +48,7 @@ def test_paper_repositories_official_first_with_pwc_fields(api, loaded_seeds):
         "sub_path": "",
         "mentioned_in_paper": False,
         "mentioned_in_github": True,
+        "sources": [{"document": "/paper/gpipe-efficient-training-of-giant-neural", "leaderboard": None}],
     }
     fleetx = next(r for r in repos if r["name"] == "FleetX")
     assert fleetx["sub_path"] == "tree/develop/examples/pipeline"

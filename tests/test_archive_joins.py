@@ -79,6 +79,10 @@ def test_a_rows_code_links_are_code_links_of_its_paper(tmp_path):
     api = APIClient()
     (repository,) = api.get(f"/api/v1/papers/{paper.slug}/repositories/").json()["results"]
     assert link.repo_url.startswith(repository["url"] + "/")  # the repository, its sub-path aside
+    assert repository["is_official"] is None
+    assert repository["sources"] == [
+        {"document": "archive:evaluation-tables", "leaderboard": "node-property-prediction-on-ogbn-arxiv"}
+    ]
     page = api.get(f"/paper/{paper.slug}").content.decode()
     assert link.repo_url.split("github.com/")[1] in page
     assert 'from a row of <a href="/sota/node-property-prediction-on-ogbn-arxiv">' in page

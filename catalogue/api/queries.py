@@ -31,6 +31,7 @@ from catalogue.models import (
     AuthorName,
     CodeEntry,
     CodeLink,
+    CodeLinkSource,
     Dataset,
     Leaderboard,
     Method,
@@ -187,22 +188,22 @@ def proceeding_papers(spellings: tuple[str, ...]) -> QuerySet[Paper]:
     return papers().filter(proceeding__in=spellings)
 
 
+def code_links() -> QuerySet[CodeLink]:
+    """Code links as the API serves them: official first, with their repository."""
+    return CodeLink.objects.select_related("repo").order_by(
+        F("is_official").desc(nulls_last=True), "repo__key", "sub_path"
+    )
+
+
 def search_papers(*, authors: bool = True) -> QuerySet[Paper]:
     """Papers with their code links, official first, for PwC's /search/ (a paper and its best repository)."""
-    return papers(authors=authors).prefetch_related(
-        Prefetch(
-            "code_links",
-            queryset=CodeLink.objects.select_related("repo").order_by(
-                F("is_official").desc(nulls_last=True), "repo__key", "sub_path"
-            ),
-        )
-    )
+    return papers(authors=authors).prefetch_related(Prefetch("code_links", queryset=code_links()))
 
 
 def paper_code_links(paper: Paper) -> QuerySet[CodeLink]:
-    return paper.code_links.select_related("repo").order_by(
-        F("is_official").desc(nulls_last=True), "repo__key", "sub_path"
-    )
+    """A paper's code links, each with every source that states it."""
+    sources = CodeLinkSource.objects.select_related("document", "leaderboard")
+    return code_links().filter(paper=paper).prefetch_related(Prefetch("sources", queryset=sources))
 
 
 def paper_results(paper: Paper) -> QuerySet[Result]:

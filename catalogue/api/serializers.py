@@ -343,6 +343,11 @@ class RepositorySerializer(serializers.Serializer):
         return None
 
 
+class CodeLinkSourceSerializer(serializers.Serializer):
+    document = serializers.CharField(help_text="The source document's url.")
+    leaderboard = serializers.CharField(allow_null=True, help_text="The board whose row gives the link.")
+
+
 class PaperRepositorySerializer(PlainRows, serializers.Serializer):
     """A paper's code link, in PwC's Repository shape."""
 
@@ -360,6 +365,27 @@ class PaperRepositorySerializer(PlainRows, serializers.Serializer):
     sub_path = serializers.CharField(help_text='Part of the repository the link points into; "" for all.')
     mentioned_in_paper = serializers.BooleanField(allow_null=True)
     mentioned_in_github = serializers.BooleanField(allow_null=True)
+
+
+class PaperCodeLinkSerializer(PaperRepositorySerializer):
+    """A paper's code link (``/papers/<id>/repositories/``): PwC's Repository shape, and every source
+    that states the link."""
+
+    sources = serializers.SerializerMethodField(
+        help_text="Every source that states the link: its document (a paper document's /paper/…, "
+        "archive:links-between-papers-and-code, archive:evaluation-tables…) and, for a leaderboard "
+        "row's code link, the leaderboard."
+    )
+
+    @extend_schema_field(CodeLinkSourceSerializer(many=True))
+    def get_sources(self, link) -> list[dict]:
+        return sorted(
+            (
+                {"document": s.document.url, "leaderboard": s.leaderboard.slug if s.leaderboard_id else None}
+                for s in link.sources.all()
+            ),
+            key=lambda s: (s["document"], s["leaderboard"] or ""),
+        )
 
 
 class PaperRepoSerializer(PlainRows, serializers.Serializer):

@@ -171,7 +171,7 @@ class PaperDetail(DetailView):
 class PaperRepositoryList(_PaperChild, ListView):
     """The paper's code links (the archive's), official first."""
 
-    serializer_class = serializers.PaperRepositorySerializer
+    serializer_class = serializers.PaperCodeLinkSerializer
     queryset = CodeLink.objects.none()  # the model, for the schema
     filterset_class = None
 
