@@ -354,6 +354,7 @@ def clean_name(name: str) -> str:
 
 
 def name_slug(name: str, limit: int = 280) -> str:
-    """The slug a name gives (tasks, datasets, areas): names that differ only by case, spaces or
-    punctuation give the same one, and so are one thing."""
-    return slugify(name)[:limit].strip("-") or "unnamed"
+    """The slug a name gives (tasks, datasets, methods, areas): names that differ only by case,
+    spaces, underscores or other punctuation give the same one, and so are one thing
+    (``Image_Classification`` is ``Image Classification``; slugify alone keeps underscores)."""
+    return slugify(name.replace("_", " "))[:limit].strip("-") or "unnamed"

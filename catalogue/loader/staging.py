@@ -95,6 +95,8 @@ class Staging:
             # Looked up row by row in the merge (resolving papers by any slug they had).
             cur.execute("CREATE INDEX stg_paper_pkey ON stg_paper (pkey)")
             cur.execute("CREATE INDEX stg_paper_slug ON stg_paper (slug)")
+            # The files a warning or a clash names, looked up by the documents' urls.
+            cur.execute("CREATE INDEX stg_document_url ON stg_document (url)")
         for name in TABLES:  # the merge's plans depend on the planner knowing these sizes
             analyze_scratch(f"stg_{name}")
 

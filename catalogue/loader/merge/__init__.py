@@ -42,7 +42,7 @@ class Clashes(Exception):
 @dataclass
 class Report:
     counts: dict[str, Counts] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list = field(default_factory=list)  # LoadWarning, or plain text (kind "other")
     collapsed_results: int = 0  # staged result rows identical to another, so one with it
     by_source: dict[str, dict[str, int]] = field(default_factory=dict)  # ``summary.by_source``
 

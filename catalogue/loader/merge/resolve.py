@@ -19,6 +19,7 @@ from django.db import connection
 
 from catalogue.loader import schema
 from catalogue.loader.merge.sql import execute, materialize, rows
+from catalogue.loader.warnings import LoadWarning
 
 # Every staged column that holds a paper's key: (table, column).
 PKEY_COLUMNS = [(name, "pkey") for name, table in schema.TABLES.items() if "pkey" in table.names] + [
@@ -112,7 +113,7 @@ def _take_arxiv_ids() -> None:
 MIN_TITLE_KEY_CHARS = 8
 
 
-def fold_by_title() -> list[str]:
+def fold_by_title() -> list[LoadWarning]:
     """Papers named by different kinds of identity are one paper when their titles say so.
 
     A record's identities are of three kinds: an arXiv id, a Papers-with-Code slug a source
@@ -245,7 +246,10 @@ def _is_true(column: str) -> str:
     return f"COALESCE({column}, {'FALSE' if connection.vendor == 'postgresql' else '0'})"
 
 
-def _title_merge_warnings() -> list[str]:
+PAPERS_MERGED = "papers_merged_by_title"  # the kind of their warnings
+
+
+def _title_merge_warnings() -> list[LoadWarning]:
     """One warning a group merged: its title, and each record by its identity and where from."""
     found = rows(
         "SELECT g.title_key, g.pkey, m.arxiv, m.slug, m.landing, m.paper_id, m.doc_url, m.rec "
@@ -261,13 +265,18 @@ def _title_merge_warnings() -> list[str]:
         if doc_url:
             group["units"].add((doc_url, rec))
         group["stored"] |= paper_id is not None and doc_url is None
+    named = file_names(url for group in groups.values() for url, _rec in group["units"])
     out = []
     for title_key, group in sorted(groups.items()):
         stored = " and a paper of the catalogue" if group["stored"] else ""
         out.append(
-            f"papers titled {title_key!r} are one paper ({', '.join(sorted(group['named']))}): "
-            f"merged by title, known as {group['key'].removeprefix('slug:')} "
-            f"(named so by {where_from(group['units'])}{stored})"
+            LoadWarning(
+                PAPERS_MERGED,
+                "",
+                f"papers titled {title_key!r} are one paper ({', '.join(sorted(group['named']))}): "
+                f"merged by title, known as {group['key'].removeprefix('slug:')} "
+                f"(named so by {where_from(group['units'], named)}{stored})",
+            )
         )
     return out
 
@@ -294,16 +303,36 @@ def files_of(units) -> list[str]:
     ]
 
 
-def where_from(doc_urls_and_recs) -> str:
-    """``file (record n, m)`` for each document involved: the part of a clash's message that names them."""
+def file_names(urls) -> dict[str, list[str]]:
+    """The files each document url was read from (two versions of one document: both), in name
+    order: the urls a chunk at a time, so that naming the files of many warnings is a few statements,
+    not one a warning."""
+    urls = sorted({url for url in urls if url})
+    named: dict[str, list[str]] = {}
+    for start in range(0, len(urls), FILE_NAMES_AT_ONCE):
+        chunk = urls[start : start + FILE_NAMES_AT_ONCE]
+        marks = ", ".join(["%s"] * len(chunk))
+        for url, file_name in rows(
+            f"SELECT DISTINCT url, file_name FROM stg_document WHERE url IN ({marks}) ORDER BY file_name",
+            chunk,
+        ):
+            named.setdefault(url, []).append(file_name)
+    return named
+
+
+FILE_NAMES_AT_ONCE = 500
+
+
+def where_from(doc_urls_and_recs, named: dict[str, list[str]] | None = None) -> str:
+    """``file (record n, m)`` for each document involved: the part of a clash's message that names them.
+    ``named``: the files of the urls (``file_names``), when the caller fetched them for many at once."""
     files: dict[str, set[int]] = {}
     for url, rec in doc_urls_and_recs:
         files.setdefault(url, set()).add(rec or 0)
-    named: dict[str, list[str]] = {}
-    for url, file_name in rows("SELECT DISTINCT url, file_name FROM stg_document ORDER BY file_name"):
-        named.setdefault(url, []).append(file_name)  # two versions of one document: both files
+    if named is None:
+        named = file_names(files)
     parts = []
-    for url in sorted(files, key=lambda u: named.get(u, [u])):
+    for url in sorted(files, key=lambda u: named.get(u, [u or ""])):
         recs = sorted(r for r in files[url] if r)
         more = ", …" if len(recs) > 5 else ""
         records = f" (record {', '.join(str(r) for r in recs[:5])}{more})" if recs else ""

@@ -9,8 +9,10 @@ the others kept in ``aliases``, and the load reports them.
 
 import json
 
+from django.db import connection
+
 from catalogue.loader import schema
-from catalogue.loader.merge.resolve import Clash, where_from
+from catalogue.loader.merge.resolve import Clash, file_names, where_from
 from catalogue.loader.merge.sql import (
     Counts,
     Group,
@@ -25,6 +27,7 @@ from catalogue.loader.merge.sql import (
     upsert,
     winners,
 )
+from catalogue.loader.warnings import LoadWarning
 
 # Of names that give one slug, the one shown: the source's rank first (an archive record over a
 # mention), then a spelling without stray punctuation or spaces at its ends, then the newest.
@@ -226,7 +229,10 @@ def _replace_links(through: str, own: str, select_sql: str, other: str, w: str) 
     execute(f"INSERT INTO {through} ({own}, {other}) {select_sql}")
 
 
-def aliases_of(kind: str, stage: str, address: str) -> list[str]:
+NAMES_MERGED = "names_merged"  # the kind of their warnings
+
+
+def aliases_of(kind: str, stage: str, address: str) -> list[LoadWarning]:
     """Record every other spelling of a name that gave one slug; a warning for each thing so named.
 
     The aliases are the names this load gave the thing, and those it had, but the one shown. A
@@ -242,19 +248,26 @@ def aliases_of(kind: str, stage: str, address: str) -> list[str]:
     for slug, name, doc_url, shown, stored in found:
         stored = json.loads(stored) if isinstance(stored, str) else (stored or [])
         by_slug.setdefault(slug, (shown, stored, {}))[2].setdefault(name, set()).add((doc_url, 0))
-    warnings = []
+    warnings, changed = [], []
+    named = file_names(
+        url for _shown, _stored, names in by_slug.values() for units in names.values() for url, _ in units
+    )
     for slug, (shown, stored, names) in by_slug.items():
         aliases = sorted((set(stored) | set(names)) - {shown})
         if aliases != sorted(stored):
-            execute(
-                f"UPDATE catalogue_{kind} SET aliases = {json_param()} WHERE slug = %s",
-                [json.dumps(aliases, ensure_ascii=False), slug],
-            )
+            changed.append((json.dumps(aliases, ensure_ascii=False), slug))
         spellings = " / ".join(repr(n) for n in sorted(names))
-        files = where_from(set().union(*names.values()) - {(None, 0)})
+        files = where_from(set().union(*names.values()) - {(None, 0)}, named)
         warnings.append(
-            f"{spellings} are one {kind}, {address}{slug}, shown as {shown!r} (named so by {files})"
+            LoadWarning(
+                NAMES_MERGED,
+                "",
+                f"{spellings} are one {kind}, {address}{slug}, shown as {shown!r} (named so by {files})",
+            )
         )
+    if changed:  # one statement for every thing whose aliases changed
+        with connection.cursor() as cur:
+            cur.executemany(f"UPDATE catalogue_{kind} SET aliases = {json_param()} WHERE slug = %s", changed)
     return warnings
 
 

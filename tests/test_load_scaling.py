@@ -1,0 +1,91 @@
+"""The loader's work grows with its input, not with its input × the names in it (issue 35).
+
+A merge is a fixed number of set-based statements: the number of names that turn out to be one
+(``'ANDE' / 'Ande' are one method``), of papers merged by title, of warnings to name files for,
+must not add statements. Counted with Django's query log over the whole load.
+"""
+
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from catalogue import models as m
+from tests.conftest import load
+from tests.dump import wipe
+
+pytestmark = pytest.mark.django_db
+
+
+def _tables(n_variants: int) -> list[dict]:
+    """An evaluation-tables dump of 60 tasks with a board each, ``n_variants`` of them named twice
+    (a second table under the task's name in another spelling: one task, one alias warning)."""
+    tasks = []
+    for i in range(60):
+        name = f"Task Number {i}"
+        spellings = [name, name.upper().replace(" ", "_")] if i < n_variants else [name]
+        for spelling in spellings:
+            tasks.append(
+                {
+                    "task": spelling,
+                    "datasets": [
+                        {
+                            "dataset": f"Dataset {i}",
+                            "sota": {
+                                "metrics": ["Accuracy"],
+                                "rows": [
+                                    {
+                                        "model_name": f"Model {i}",
+                                        "paper_title": f"A paper about thing number {i}",
+                                        "paper_url": f"https://arxiv.org/abs/2101.{i:05d}",
+                                        "metrics": {"Accuracy": f"{50 + i}.0"},
+                                        "code_links": [{"title": "", "url": f"https://github.com/o/r{i}"}],
+                                    }
+                                ],
+                            },
+                        }
+                    ],
+                }
+            )
+    return tasks
+
+
+def _methods(n_merged: int) -> list[dict]:
+    """A methods dump naming 60 introducing papers by slug and title, ``n_merged`` of them the
+    tables' arXiv papers (by their title: one paper, one merge warning)."""
+    return [
+        {
+            "url": f"https://paperswithcode.com/method/m{i}",
+            "name": f"M{i}",
+            "paper": {
+                "title": f"A paper about thing number {i}"
+                if i < n_merged
+                else f"Another paper on {i} things",
+                "url": f"https://paperswithcode.com/paper/paper-{i}",
+            },
+        }
+        for i in range(60)
+    ]
+
+
+def _statements(tmp_path, n: int) -> tuple[int, str]:
+    folder = tmp_path / str(n)
+    folder.mkdir()
+    (folder / "evaluation-tables.json").write_text(json.dumps(_tables(n)))
+    (folder / "methods.json").write_text(json.dumps(_methods(n)))
+    with CaptureQueriesContext(connection) as queries:
+        load(folder)
+    return len(queries), "\n".join(m.LoadRun.objects.latest("id").warnings)
+
+
+def test_the_merge_makes_as_many_statements_for_1_and_50_name_variants_and_title_merges(tmp_path):
+    one, err_one = _statements(tmp_path, 1)
+    wipe()
+    fifty, err_fifty = _statements(tmp_path, 50)
+    assert err_one.count("are one task") == 1
+    assert err_fifty.count("are one task") == 50
+    assert err_one.count("merged by title") == 1
+    assert err_fifty.count("merged by title") == 50
+    assert "(named so by evaluation-tables.json" in err_fifty
+    assert fifty == one
