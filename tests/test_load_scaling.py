@@ -80,6 +80,10 @@ def _statements(tmp_path, n: int) -> tuple[int, str]:
 
 
 def test_the_merge_makes_as_many_statements_for_1_and_50_name_variants_and_title_merges(tmp_path):
+    # Both counted loads follow a wipe: on PostgreSQL the foreign keys of tables that lost rows in
+    # the transaction are checked at the end of the merge (merge/keys.py), one statement a key.
+    _statements(tmp_path, 0)
+    wipe()
     one, err_one = _statements(tmp_path, 1)
     wipe()
     fifty, err_fifty = _statements(tmp_path, 50)
