@@ -8,6 +8,7 @@ rather than guessed.
 import re
 import unicodedata
 
+from catalogue import authors as author_names
 from catalogue.browse import conferences
 from catalogue.models import Paper
 
@@ -67,6 +68,7 @@ def bibtex(paper: Paper, authors: list[str], url: str) -> str:
     """The paper as one BibTeX entry: ``@inproceedings`` where it names its proceeding, else
     ``@misc`` (arXiv's own choice for a preprint). ``authors``: their names in order; ``url``:
     its page's absolute address."""
+    authors = author_names.shown(authors)
     year, month = _year_month(paper)
     fields = [("title", "{" + _bibtex_text(paper.title or paper.slug) + "}")]
     if authors:
@@ -100,7 +102,7 @@ def meta_tags(paper: Paper, authors: list[str]) -> list[tuple[str, str]]:
     in their order: title, each author (``authors``: their names in order), date, then what
     identifies and locates the paper."""
     tags = [("citation_title", paper.title or paper.slug)]
-    tags += [("citation_author", name) for name in authors]
+    tags += [("citation_author", name) for name in author_names.shown(authors)]
     if paper.date:
         tags.append(("citation_publication_date", paper.date.strftime("%Y/%m/%d")))
     elif paper.month:
