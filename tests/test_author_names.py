@@ -1,6 +1,7 @@
 """Issue 34: odd author names never fail a page. Whether a name has a page is one rule
 (``catalogue.authors``) that the URL converter, the templates, the feeds, JSON-LD, citations and
-the API's author ``url`` all follow; a blank name is left out of what is shown.
+the API's author ``url`` all follow; a blank name is left out of what is shown; and a BibTeX
+author named "A and B" stays one author, counted as BibTeX splits them.
 """
 
 import html as html_lib
@@ -15,7 +16,7 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from catalogue import authors
+from catalogue import authors, citations
 from catalogue import models as m
 from tests.api_helpers import V1, get
 from tests.factories import make_paper, reindex_search
@@ -151,3 +152,44 @@ def test_the_address_of_a_name_without_a_page_is_a_404_without_a_query(
 def test_a_name_with_a_page_keeps_it(client, odd_paper):
     for name in WITH_A_PAGE[:3]:
         assert "Names of every kind" in page(client, reverse("author", args=[name]))
+
+
+# --- BibTeX: one name per author, as BibTeX splits them ------------------------------------------
+
+
+def bibtex_names(field: str) -> list[str]:
+    """An author field split as BibTeX does: at the word "and" (any case) between white space,
+    outside braces."""
+    names, depth, start, i = [], 0, 0, 0
+    while i < len(field):
+        c = field[i]
+        depth += (c == "{") - (c == "}")
+        match = re.match(r"\s+and\s+", field[i:], re.IGNORECASE) if depth == 0 and c.isspace() else None
+        if match:
+            names.append(field[start:i])
+            i = start = i + match.end()
+            continue
+        i += 1
+    return [*names, field[start:]]
+
+
+def test_the_splitting_rule_is_bibtex_s():
+    assert bibtex_names("A and B AND C {D and E} and F") == ["A", "B", "C {D and E}", "F"]
+    assert bibtex_names("Andrew Band") == ["Andrew Band"]
+
+
+@pytest.mark.parametrize(
+    "name", ["Smith and Sons Ltd", "Research AND Development", "and Partners", "Partners and", "others"]
+)
+def test_a_name_bibtex_would_split_is_kept_whole(db, name):
+    names = ["Ada Lovelace", name, "", "Alan Turing"]
+    entry = citations.bibtex(make_paper(title="A paper"), names, "https://example.org/p")
+    field = re.search(r"^  author = \{(.*)\},$", entry, re.M)[1]
+    assert len(bibtex_names(field)) == 3
+    assert bibtex_names(field)[1] == "{" + name + "}"
+
+
+def test_the_downloaded_bibtex_keeps_every_shown_name_whole(client, odd_paper):
+    entry = page(client, f"{odd_paper.get_absolute_url()}/bibtex")
+    field = re.search(r"^  author = \{(.*)\},$", entry, re.M)[1]
+    assert len(bibtex_names(field)) == len(SHOWN)
