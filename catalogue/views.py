@@ -2,8 +2,9 @@
 
 Every view names the query parameters it reads (``cached_page(reads=…)``); any other sends
 the reader to the same address without it. It reads them through the small parsers below,
-which turn anything malformed (a bad page number, a forged cursor, a NUL byte, a huge value)
-into "not given" rather than an error, and looks objects up so that an unknown address is a 404.
+which turn anything malformed (a bad page number, a forged cursor, a huge value) into "not
+given" rather than an error, and looks objects up so that an unknown address is a 404.
+A NUL byte in the address or a parameter never reaches a view (``config.request_checks``).
 A page that shows what the API has answers with the API's JSON when JSON is asked for.
 """
 
@@ -207,6 +208,7 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
         return response
 
     wrapper.public_page = True  # json_form_of serves <page>.json only for these
+    wrapper.page_reads = known
     return wrapper
 
 

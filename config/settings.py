@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # Before anything reads the request: 414/431 past our bounds, 404/400 for a NUL in the path or
+    # a parameter (JSON under /api/). After the middlewares above, so their headers are on it.
+    "config.request_checks.RequestChecksMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -1,0 +1,135 @@
+"""Issue 34, the web side: no path, parameter or header gives a 500 on either database (NUL and
+what no database holds is a 404 or 400 before any query), and a request past Django's bounds on
+its size is answered by Django (JSON under /api/).
+"""
+
+import logging
+import re
+from urllib.parse import unquote
+
+import pytest
+from django.urls import resolve
+
+from config import request_checks
+from tests.api_helpers import V1, get
+from tests.conftest import SEED_PAGE_KINDS
+
+# --- NUL: 404 in the path, 400 in a parameter, before any query -----------------------------------
+
+
+def _with_nul_in_the_path(url: str) -> str:
+    path, _, query = url.partition("?")
+    path = path + "%00" if not path.endswith("/") else path[:-1] + "%00/"
+    return ("/" + path.lstrip("/")) + (f"?{query}" if query else "")
+
+
+def _with_nul_in_a_parameter(url: str) -> str:
+    path, _, query = url.partition("?")
+    return f"{path}?{query + '&' if query else ''}page=1%00"
+
+
+@pytest.fixture
+def no_error_logged(caplog):
+    with caplog.at_level(logging.DEBUG):
+        yield
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def api_routes(api) -> list[str]:
+    """Every path of the API's schema, with each id an existing-looking word."""
+    schema = get(api, f"{V1}/schema/", format="json")
+    return [re.sub(r"\{[^}]+\}", "x", path) for path in schema["paths"]]
+
+
+@pytest.mark.parametrize("url", SEED_PAGE_KINDS)
+def test_a_nul_in_any_page_address_is_a_404_and_in_a_parameter_a_400_without_a_query(
+    client, db, django_assert_num_queries, no_error_logged, url
+):
+    with django_assert_num_queries(0):
+        assert client.get(_with_nul_in_the_path(url)).status_code == 404
+        response = client.get(_with_nul_in_a_parameter(url))
+    assert response.status_code == 400
+    assert "text/html" in response["Content-Type"]
+
+
+def test_a_nul_in_any_api_address_or_parameter_is_answered_in_json_without_a_query(
+    api, db, api_throttle_off, django_assert_num_queries, caplog
+):
+    routes = api_routes(api)
+    assert len(routes) > 40
+    with caplog.at_level(logging.DEBUG), django_assert_num_queries(0):
+        for route in routes:
+            in_path = route.replace("/x/", "/x%00y/", 1) if "/x/" in route else route + "%00/"
+            response = api.get(in_path)
+            assert response.status_code == 404, in_path
+            assert response.json() == {"detail": "Not found."}
+            response = api.get(route + "?q=a%00b")
+            assert response.status_code == 400, route
+            assert list(response.json()) == ["q"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def test_a_nul_in_a_header_is_refused(client, api, db, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert client.get("/about", HTTP_USER_AGENT="a\x00b").status_code == 400
+        response = api.get(f"{V1}/papers/", HTTP_USER_AGENT="a\x00b")
+    assert response.status_code == 400
+    assert "detail" in response.json()
+
+
+# --- sizes: Django answers first -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("base", "json_expected"), [(f"{V1}/papers/", True), ("/papers/", False)])
+def test_a_long_address_and_large_headers_are_answered_by_django(client, db, base, json_expected):
+    responses = {
+        414: client.get(base + "?q=" + "a" * 9000),
+        431: client.get(base, HTTP_X_BIG="b" * 20_000),
+    }
+    many = {f"HTTP_X_H{n}": "1" for n in range(request_checks.MAX_HEADER_FIELDS + 1)}
+    responses[-431] = client.get(base, **many)
+    for status, response in responses.items():
+        assert response.status_code == abs(status)
+        if json_expected:
+            assert "detail" in response.json()
+        else:
+            assert response["Content-Type"].startswith("text/html")
+            assert "Code with Papers" in response.content.decode()
+    # just under the bounds, the page (or the API's own answer) as ever
+    assert client.get(base + "?q=" + "a" * 4000).status_code < 400
+    assert client.get(base, HTTP_X_BIG="b" * 8000).status_code < 400
+
+
+def test_too_many_parameters_are_a_400_not_a_500(client, api, db, no_error_logged):
+    many = "?" + "&".join(["a"] * 1200)  # Django reads at most 1,000 (DATA_UPLOAD_MAX_NUMBER_FIELDS)
+    assert client.get("/papers/" + many).status_code == 400
+    response = api.get(f"{V1}/papers/" + many)
+    assert response.status_code == 400
+    assert "detail" in response.json()
+
+
+# --- a fuzz of every public page kind, on the seeds ----------------------------------------------
+
+# long (under the bounds), NUL, not UTF-8, a surrogate, path steps, an escaped slash, unicode…
+ODD = ["x" * 3000, "%00", "%ff", "%ed%a0%80", "..", "%2e%2e", "%2F", "ü作者", "%25", "'\"<>", "-1", "9" * 30]
+
+
+def _odd_paths(url: str) -> list[str]:
+    path = url.partition("?")[0]
+    head = path.rstrip("/").rpartition("/")[0]
+    return [f"{head}/{value}" for value in ODD] + [f"{path.rstrip('/')}/{value}" for value in ODD]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("url", SEED_PAGE_KINDS)
+def test_no_odd_path_or_parameter_gives_a_server_error(client, loaded_seeds, no_error_logged, url):
+    view = resolve(unquote(url.partition("?")[0])).func
+    reads = sorted(getattr(view, "page_reads", ())) or ["q"]
+    tried = []
+    for odd in _odd_paths(url):
+        tried.append((odd, client.get(odd).status_code))
+    path = url.partition("?")[0]
+    for name in reads:
+        for value in ODD:
+            tried.append((name, value, client.get(f"{path}?{name}={value}").status_code))
+    assert [t for t in tried if t[-1] >= 500] == []
