@@ -1,6 +1,7 @@
 """Issue 34, the web side: no path, parameter or header gives a 500 on either database (NUL and
-what no database holds is a 404 or 400 before any query), and a request past Django's bounds on
-its size is answered by Django (JSON under /api/).
+what no database holds is a 404 or 400 before any query), a request past Django's bounds on its
+size is answered by Django (JSON under /api/), and a repeated parameter is refused like an
+unknown one.
 """
 
 import logging
@@ -11,7 +12,7 @@ import pytest
 from django.urls import resolve
 
 from config import request_checks
-from tests.api_helpers import V1, get
+from tests.api_helpers import GPIPE, V1, get
 from tests.conftest import SEED_PAGE_KINDS
 
 # --- NUL: 404 in the path, 400 in a parameter, before any query -----------------------------------
@@ -75,6 +76,51 @@ def test_a_nul_in_a_header_is_refused(client, api, db, django_assert_num_queries
         response = api.get(f"{V1}/papers/", HTTP_USER_AGENT="a\x00b")
     assert response.status_code == 400
     assert "detail" in response.json()
+
+
+# --- a repeated parameter --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "repeated"),
+    [
+        (f"{V1}/papers/?page=1&page=2", ["page"]),
+        (f"{V1}/papers/?q=a&q=b", ["q"]),
+        (f"{V1}/papers/?q=a&q=b&page=1&page=1&year_min=2019", ["page", "q"]),
+        (f"{V1}/papers/{GPIPE}/?format=json&format=json", ["format"]),
+        (f"{V1}/samples/?status=ran&status=ran&code_entry=x&code_entry=y", ["code_entry"]),
+    ],
+)
+def test_the_api_refuses_a_repeated_parameter_naming_it_without_a_query(
+    api, db, api_throttle_off, django_assert_num_queries, url, repeated
+):
+    with django_assert_num_queries(0):
+        response = api.get(url)
+    assert response.status_code == 400
+    assert sorted(response.json()) == repeated
+
+
+def test_a_filter_that_takes_several_values_still_takes_them(api, loaded_seeds, api_throttle_off):
+    both = get(api, f"{V1}/samples/?status=ran&status=unverified")["count"]
+    ran = get(api, f"{V1}/samples/?status=ran")["count"]
+    unverified = get(api, f"{V1}/samples/?status=unverified")["count"]
+    assert both == ran + unverified > 0
+
+
+@pytest.mark.parametrize(
+    ("url", "location"),
+    [
+        ("/search?q=a&q=training", "/search?q=training"),
+        ("/search?page=1&q=x&page=2", "/search?page=2&q=x"),
+        ("/papers/?year=2018&utm_source=x&year=2019", "/papers/?year=2019"),
+    ],
+)
+def test_a_page_sends_a_repeated_parameter_to_its_last_value_without_a_query(
+    client, db, django_assert_num_queries, url, location
+):
+    with django_assert_num_queries(0):
+        response = client.get(url)
+    assert (response.status_code, response["Location"]) == (301, location)
 
 
 # --- sizes: Django answers first -------------------------------------------------------------------
