@@ -1,11 +1,17 @@
 """Issue 34, the web side: no path, parameter or header gives a 500 on either database (NUL and
-what no database holds is a 404 or 400 before any query), a request past Django's bounds on its
-size is answered by Django (JSON under /api/), and a repeated parameter is refused like an
-unknown one.
+what no database holds is a 404 or 400 before any query), API errors are JSON however the server
+produced them (Django's bounds stand before gunicorn's), a repeated parameter is refused like an
+unknown one, and a forwarded scheme is believed only from proxies of ours (TRUSTED_PROXIES).
 """
 
+import json
 import logging
+import os
 import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
@@ -13,7 +19,8 @@ from django.urls import resolve
 
 from config import request_checks
 from tests.api_helpers import GPIPE, V1, get
-from tests.conftest import SEED_PAGE_KINDS
+from tests.conftest import ROOT, SEED_PAGE_KINDS
+from tests.test_hardening_web import free_port, up, wait_until
 
 # --- NUL: 404 in the path, 400 in a parameter, before any query -----------------------------------
 
@@ -179,3 +186,139 @@ def test_no_odd_path_or_parameter_gives_a_server_error(client, loaded_seeds, no_
         for value in ODD:
             tried.append((name, value, client.get(f"{path}?{name}={value}").status_code))
     assert [t for t in tried if t[-1] >= 500] == []
+
+
+# --- a real gunicorn: its own limits stand back, and no forwarded scheme from just anyone -----------
+
+
+def gunicorn(tmp_path: Path, **env) -> tuple[int, subprocess.Popen]:
+    port = free_port()
+    environment = {
+        **{k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "DATABASE_URL"}},
+        "XDG_RUNTIME_DIR": str(tmp_path),
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "1",
+        "GUNICORN_THREADS": "2",
+        "STATIC_MANIFEST": "0",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}",  # nothing below reads it
+        "TRUSTED_PROXIES": "0",
+        **env,
+    }
+    environment.pop("FORWARDED_ALLOW_IPS", None)
+    with (tmp_path / f"gunicorn-{port}.log").open("w") as log:
+        proc = subprocess.Popen(
+            [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.conf.py"],
+            cwd=ROOT,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    wait_until(lambda: up(f"http://127.0.0.1:{port}/healthz"), [proc])
+    return port, proc
+
+
+def raw_get(port: int, target: str, headers: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """(status, Content-Type, body) of one GET, sent as bytes (no client library shortens it)."""
+    lines = [f"GET {target} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    head_lines = head.decode("latin-1").split("\r\n")
+    fields = dict(line.split(": ", 1) for line in head_lines[1:])
+    if fields.get("Transfer-Encoding") == "chunked":
+        body = _unchunked(body)
+    return int(head_lines[0].split()[1]), fields.get("Content-Type", ""), body.decode()
+
+
+def _unchunked(body: bytes) -> bytes:
+    out = b""
+    while True:
+        size_line, _, rest = body.partition(b"\r\n")
+        size = int(size_line, 16)
+        if not size:
+            return out
+        out, body = out + rest[:size], rest[size + 2 :]
+
+
+@pytest.fixture
+def stop():
+    procs = []
+    yield procs.append
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_behind_gunicorn_api_errors_are_json_and_pages_html_whatever_the_size(tmp_path, stop):
+    port, proc = gunicorn(tmp_path)
+    stop(proc)
+    for target, header, status in (
+        ("?q=" + "a" * 9000, None, 414),
+        ("", {"X-Big": "b" * 20_000}, 431),
+    ):
+        status_api, kind_api, body_api = raw_get(port, f"{V1}/papers/{target}", header)
+        assert (status_api, kind_api) == (status, "application/json"), body_api[:300]
+        assert "detail" in json.loads(body_api)
+        status_page, kind_page, body_page = raw_get(port, f"/papers/{target}", header)
+        assert (status_page, kind_page) == (status, "text/html; charset=utf-8")
+        assert "Code with Papers" in body_page
+    # gunicorn's own bound still holds, past Django's
+    assert raw_get(port, f"{V1}/papers/?q=" + "a" * 70_000)[0] == 414
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("trusted", "scheme"), [("0", "http"), ("1", "https")])
+def test_a_forwarded_scheme_is_believed_only_from_proxies_of_ours(tmp_path, stop, trusted, scheme):
+    port, proc = gunicorn(tmp_path, TRUSTED_PROXIES=trusted)
+    stop(proc)
+    # The not-found page writes its canonical address with the scheme Django was given.
+    status, _, body = raw_get(port, "/no-such-page", {"X-Forwarded-Proto": "https"})
+    assert status == 404
+    assert f'<link rel="canonical" href="{scheme}://127.0.0.1:{port}/no-such-page">' in body
+
+
+def gunicorn_settings(**env) -> dict:
+    code = (
+        "import json, runpy; conf = runpy.run_path('config/gunicorn.conf.py');"
+        "print(json.dumps({k: conf[k] for k in ('forwarded_allow_ips', 'limit_request_line',"
+        " 'limit_request_field_size', 'limit_request_fields')}))"
+    )
+    base = {k: v for k, v in os.environ.items() if k not in {"TRUSTED_PROXIES", "FORWARDED_ALLOW_IPS"}}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True, text=True
+    )
+    if done.returncode:
+        return {"error": done.stderr.strip().splitlines()[-1]}
+    return json.loads(done.stdout)
+
+
+def test_gunicorn_trusts_forwarded_headers_as_trusted_proxies_says():
+    assert gunicorn_settings()["forwarded_allow_ips"] == ""
+    assert gunicorn_settings(TRUSTED_PROXIES="1")["forwarded_allow_ips"] == "127.0.0.1,::1"
+    assert gunicorn_settings(TRUSTED_PROXIES="2", FORWARDED_ALLOW_IPS="10.0.0.5")["forwarded_allow_ips"] == (
+        "10.0.0.5"
+    )
+    assert "TRUSTED_PROXIES=0" in gunicorn_settings(FORWARDED_ALLOW_IPS="10.0.0.5")["error"]
+    limits = gunicorn_settings()
+    assert limits["limit_request_line"] > request_checks.MAX_TARGET
+    assert limits["limit_request_field_size"] > request_checks.MAX_HEADER_FIELD
+    assert limits["limit_request_fields"] > request_checks.MAX_HEADER_FIELDS
+
+
+def test_django_believes_no_forwarded_scheme_without_proxies_of_ours():
+    code = "import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'; import config.settings"
+    base = {k: v for k, v in os.environ.items() if k not in {"TRUSTED_PROXIES", "API_NUM_PROXIES"}}
+    env = {**base, "SECURE_PROXY_SSL_HEADER_NAME": "HTTP_X_FORWARDED_PROTO"}
+    refused = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert refused.returncode == 1
+    assert "TRUSTED_PROXIES=0" in refused.stderr
+    trusted = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**env, "TRUSTED_PROXIES": "1"}, capture_output=True
+    )
+    assert trusted.returncode == 0
