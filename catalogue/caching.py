@@ -78,12 +78,15 @@ def lifetime() -> int:
 _last_version: str | None = None
 
 
-def canonical_query(request: HttpRequest, known: Collection[str] | None = None) -> str:
+def canonical_query(
+    request: HttpRequest, known: Collection[str] | None = None, *, one_each: bool = False
+) -> str:
     """The query string of ``known`` parameters (every one if None), by name, each name's values
-    in the order given: ``?b=1&a=2`` and ``?a=2&b=1`` are one address."""
+    in the order given (``one_each``: only the last, the one ``request.GET[name]`` reads):
+    ``?b=1&a=2`` and ``?a=2&b=1`` are one address."""
     return urlencode(
         [(name, value) for name in sorted(request.GET) if known is None or name in known
-         for value in request.GET.getlist(name)]
+         for value in (request.GET.getlist(name)[-1:] if one_each else request.GET.getlist(name))]
     )  # fmt: skip
 
 

@@ -8,6 +8,7 @@ rather than guessed.
 import re
 import unicodedata
 
+from catalogue import authors as author_names
 from catalogue.browse import conferences
 from catalogue.models import Paper
 
@@ -26,6 +27,9 @@ _BIBTEX_ESCAPES = {
 }
 _BIBTEX_SPECIAL = re.compile("|".join(re.escape(c) for c in _BIBTEX_ESCAPES))
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# BibTeX reads an author field as names separated by the word "and" (in any case) outside braces,
+# a comma in a name as "Last, First", and a name "others" as "et al.".
+_SPLITS_A_NAME = re.compile(r"(?:^|\s)and(?:\s|$)|,", re.IGNORECASE)
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -33,6 +37,13 @@ def _bibtex_text(value: str) -> str:
     """``value`` as a BibTeX field's text: one line, markup characters escaped."""
     value = " ".join(_CONTROL.sub("", value).split())
     return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m[0]], value)
+
+
+def _bibtex_name(name: str) -> str:
+    """One author as BibTeX reads one name: braced whole where BibTeX would split it or read it
+    otherwise ("Smith and Sons Ltd" stays one author, as the data gives it)."""
+    text = _bibtex_text(name)
+    return "{" + text + "}" if _SPLITS_A_NAME.search(text) or text.lower() == "others" else text
 
 
 def _ascii_word(value: str) -> str:
@@ -67,12 +78,11 @@ def bibtex(paper: Paper, authors: list[str], url: str) -> str:
     """The paper as one BibTeX entry: ``@inproceedings`` where it names its proceeding, else
     ``@misc`` (arXiv's own choice for a preprint). ``authors``: their names in order; ``url``:
     its page's absolute address."""
+    authors = author_names.shown(authors)
     year, month = _year_month(paper)
     fields = [("title", "{" + _bibtex_text(paper.title or paper.slug) + "}")]
     if authors:
-        # a name with a comma in it is braced whole: BibTeX would read "Last, First"
-        names = (_bibtex_text(n) if "," not in n else "{" + _bibtex_text(n) + "}" for n in authors)
-        fields.append(("author", " and ".join(names)))
+        fields.append(("author", " and ".join(map(_bibtex_name, authors))))
     if paper.proceeding:
         # "NeurIPS 2019 12" is NeurIPS, 2019, December (catalogue.browse.conferences): the
         # proceedings' year and month, not the preprint's, date a paper published there
@@ -100,7 +110,7 @@ def meta_tags(paper: Paper, authors: list[str]) -> list[tuple[str, str]]:
     in their order: title, each author (``authors``: their names in order), date, then what
     identifies and locates the paper."""
     tags = [("citation_title", paper.title or paper.slug)]
-    tags += [("citation_author", name) for name in authors]
+    tags += [("citation_author", name) for name in author_names.shown(authors)]
     if paper.date:
         tags.append(("citation_publication_date", paper.date.strftime("%Y/%m/%d")))
     elif paper.month:

@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from catalogue import history, queries
+from catalogue import authors, history, queries
 from catalogue.models import Author, CodeEntry, Correction, Leaderboard, LoadRun, Paper, Sample, Status, Task
 from catalogue.models.corrections import attach_status_corrections
 
@@ -109,7 +109,7 @@ class _PaperFeed(_AtomFeed):
         return paper.created_at
 
     def item_author_name(self, paper: Paper) -> str:
-        return xml_text(", ".join(a.name for a in paper.authors.all())) or None
+        return xml_text(", ".join(authors.shown(a.name for a in paper.authors.all()))) or None
 
     def newest(self, papers) -> list[Paper]:
         return self.dated(

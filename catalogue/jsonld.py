@@ -1,5 +1,6 @@
 """schema.org structured data for the pages that describe one scholarly thing."""
 
+from catalogue import authors as author_names
 from catalogue.models import Paper
 
 
@@ -12,7 +13,7 @@ def scholarly_article(paper: Paper, authors: list[str], url: str) -> dict:
         "headline": paper.title or paper.slug,
         "name": paper.title or paper.slug,
         "url": url,
-        "author": [{"@type": "Person", "name": name} for name in authors],
+        "author": [{"@type": "Person", "name": name} for name in author_names.shown(authors)],
     }
     if paper.abstract:
         data["abstract"] = paper.abstract

@@ -9,7 +9,7 @@ find a paper by its arXiv id, as arxiv.org's own addresses do. A repository is
 from django.contrib.sitemaps import views as sitemap_views
 from django.urls import path, re_path, register_converter
 
-from catalogue import feeds, views
+from catalogue import authors, feeds, views
 from catalogue.browse import views as browse
 from catalogue.sitemaps import SITEMAPS
 
@@ -27,6 +27,26 @@ class SegmentConverter:
 
 
 register_converter(SegmentConverter, "segment")
+
+
+class AuthorConverter:
+    """An author name that has a page (``catalogue.authors.has_page``): any other is a 404 before
+    any query, and reversing one is a NoReverseMatch (the API's ``url`` is then null)."""
+
+    regex = r"[^/]+"
+
+    def to_python(self, value):
+        if not authors.has_page(value):
+            raise ValueError(value)
+        return value
+
+    def to_url(self, value):
+        if not authors.has_page(value):
+            raise ValueError(value)
+        return value
+
+
+register_converter(AuthorConverter, "author")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -50,8 +70,8 @@ urlpatterns = [
     path("datasets/", browse.dataset_list, name="dataset_list"),
     path("dataset/<segment:slug>", browse.dataset_detail, name="dataset"),
     path("dataset/<segment:slug>/leaderboards", browse.dataset_leaderboards, name="dataset_leaderboards"),
-    # an author is an exact name, as the data gives it (it may hold a slash)
-    path("author/<path:name>", browse.author_detail, name="author"),
+    # an author is an exact name, as the data gives it, if it makes an address (catalogue.authors)
+    path("author/<author:name>", browse.author_detail, name="author"),
     path("proceedings/", browse.proceeding_list, name="proceeding_list"),
     path("conference/<segment:slug>", browse.conference_detail, name="conference"),
     # a proceeding is its id (catalogue.browse.conferences), as in the API

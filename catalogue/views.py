@@ -1,9 +1,10 @@
 """The public pages: thin views over ``catalogue.queries`` and ``catalogue.figures``.
 
-Every view names the query parameters it reads (``cached_page(reads=…)``); any other sends
-the reader to the same address without it. It reads them through the small parsers below,
-which turn anything malformed (a bad page number, a forged cursor, a NUL byte, a huge value)
+Every view names the query parameters it reads (``cached_page(reads=…)``); any other, or one
+given twice, sends the reader to the same address without it. It reads them through the small
+parsers below, which turn anything malformed (a bad page number, a forged cursor, a huge value)
 into "not given" rather than an error, and looks objects up so that an unknown address is a 404.
+A NUL byte in the address or a parameter never reaches a view (``config.request_checks``).
 A page that shows what the API has answers with the API's JSON when JSON is asked for.
 """
 
@@ -172,10 +173,11 @@ def cache_bust_params() -> frozenset[str]:
 def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | None = None):
     """A public page: its parameters, its JSON form and the shared response cache, for every page.
 
-    - ``reads``: the query parameters the view reads. A request with any other is sent (301,
-      no query run) to the address without it, the rest in one order: links carrying someone's
-      tracking parameters (``utm_*``) still arrive, and a made-up parameter can neither
-      build a fresh copy nor linger in the links the page writes. The pages' cache key holds
+    - ``reads``: the query parameters the view reads. A request with any other, or with one
+      given twice, is sent (301, no query run) to the address without it (with its last value),
+      the rest in one order: links carrying someone's tracking parameters (``utm_*``) still
+      arrive, and a made-up parameter can neither build a fresh copy nor linger in the links
+      the page writes. The pages' cache key holds
       only these (``caching.key_for``).
     - ``json``: where the API answers what the page shows (:data:`JsonForm`). When the client
       prefers JSON (its Accept, q-values weighed as Django does; a browser's prefers HTML) or
@@ -196,8 +198,13 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         page_params = known | cache_bust_params()
-        if set(request.GET) - page_params:
-            query = caching.canonical_query(request, page_params)
+        repeated = any(len(values) > 1 for _, values in request.GET.lists())
+        if repeated or set(request.GET) - page_params:
+            # A parameter given twice (?page=1&page=2) is sent away like an unknown one, to the
+            # address with only its last value, the one the page read: the reader lands on the
+            # page they were shown before, at an address that says which. The API refuses it
+            # (400): people follow links, programs read errors. No page reads several values.
+            query = caching.canonical_query(request, page_params, one_each=True)
             response = redirect(
                 escape_uri_path(request.path) + (f"?{query}" if query else ""), permanent=True
             )
@@ -208,6 +215,7 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
         return response
 
     wrapper.public_page = True  # json_form_of serves <page>.json only for these
+    wrapper.page_reads = known
     return wrapper
 
 

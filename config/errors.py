@@ -26,24 +26,24 @@ logger = logging.getLogger("config.errors")
 RETRY_AFTER_SECONDS = 5
 
 
-def _is_api(request) -> bool:
+def is_api(request) -> bool:
     return request.path.startswith("/api/")
 
 
 def bad_request(request, exception):
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse({"detail": "Bad request."}, status=400)
     return defaults.bad_request(request, exception)
 
 
 def permission_denied(request, exception):
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse({"detail": "Permission denied."}, status=403)
     return defaults.permission_denied(request, exception)
 
 
 def page_not_found(request, exception):
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse({"detail": "Not found."}, status=404)
     return defaults.page_not_found(request, exception)
 
@@ -53,7 +53,7 @@ def server_error(request):
     # middleware below never sees; Django calls it while that exception is being handled.
     if database_unreachable(sys.exc_info()[1]):
         return service_unavailable(request)
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse({"detail": "Server error."}, status=500)
     return defaults.server_error(request)
 
@@ -74,7 +74,7 @@ def database_unreachable(exc: BaseException | None) -> bool:
 
 
 def service_unavailable(request):
-    if _is_api(request):
+    if is_api(request):
         response = JsonResponse({"detail": "Service temporarily unavailable, try again later."}, status=503)
     else:
         response = HttpResponse(loader.get_template("503.html").render(), status=503)

@@ -13,6 +13,8 @@ import multiprocessing
 import os
 import re
 
+from config.settings import TRUSTED_PROXIES
+
 wsgi_app = "config.wsgi:application"
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() * 2 + 1)
@@ -33,9 +35,46 @@ max_requests_jitter = 500
 accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
-# Trust X-Forwarded-* only from the proxy's address (loopback by default).
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 proc_name = "codewithpapers"
+
+
+def _forwarded_allow_ips(trusted_proxies: int, given: str) -> str:
+    """Whose X-Forwarded-Proto (and gunicorn's other forwarded headers: SCRIPT_NAME, PATH_INFO)
+    gunicorn believes: whom config.client_address believes X-Forwarded-For from. With
+    TRUSTED_PROXIES=0, nobody: whoever reaches gunicorn, on loopback too, is a client, and a
+    client's "X-Forwarded-Proto: https" is its own word. With proxies of ours, the nearest one:
+    on loopback, where gunicorn listens, unless FORWARDED_ALLOW_IPS names its addresses."""
+    if not trusted_proxies:
+        if given:
+            raise ValueError(
+                f"FORWARDED_ALLOW_IPS={given!r} but TRUSTED_PROXIES=0: with no proxy of ours in front,"
+                " nothing forwarded is believed; set TRUSTED_PROXIES to the number of your proxies"
+            )
+        return ""
+    return given or "127.0.0.1,::1"
+
+
+forwarded_allow_ips = _forwarded_allow_ips(TRUSTED_PROXIES, os.environ.get("FORWARDED_ALLOW_IPS", "").strip())
+
+# Bounds on a request's head. Django answers a request past its own (config.request_checks:
+# 414 for a request target over 4,094 bytes, 431 for a header field over 8,190 bytes or more than
+# 100 of them), as JSON under /api/ like every other error there. gunicorn's answers are HTML,
+# written before Django sees the request, so its bounds stand well above Django's, where no
+# client that means well goes, and still bound what one request may hold: 64 KiB of request line,
+# 200 header fields of at most 32 KiB (gunicorn reads at most about 6.5 MB of head).
+limit_request_line = 65536
+limit_request_fields = 200
+limit_request_field_size = 32768
+
+
+def on_starting(server):
+    # gunicorn caps limit_request_line at its MAX_REQUEST_LINE (8190) whatever is set, unless 0,
+    # which is no bound at all; the cap is raised to ours, in the master, before workers fork.
+    from gunicorn.http import message
+
+    if not hasattr(message, "MAX_REQUEST_LINE"):
+        raise RuntimeError("gunicorn.http.message.MAX_REQUEST_LINE is gone: see config/gunicorn.conf.py")
+    message.MAX_REQUEST_LINE = max(message.MAX_REQUEST_LINE, limit_request_line)
 
 
 def _control_socket_for(address: str) -> str:

@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # Before anything reads the request: 414/431 past our bounds, 404/400 for a NUL in the path or
+    # a parameter (JSON under /api/). After the middlewares above, so their headers are on it.
+    "config.request_checks.RequestChecksMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -233,8 +236,15 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # the proxy's plain HTTP and cannot tell the two apart unless the proxy sets a header it also
 # strips from clients (SECURE_PROXY_SSL_HEADER_NAME, e.g. HTTP_X_FORWARDED_PROTO). With both set,
 # Django redirects itself and check --deploy's W008 is no longer silenced.
+# A forwarded scheme is believed only from proxies of ours, as X-Forwarded-For is: with
+# TRUSTED_PROXIES=0 nothing forwarded is (config/gunicorn.conf.py says the same to gunicorn).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 if os.environ.get("SECURE_PROXY_SSL_HEADER_NAME"):
+    if not TRUSTED_PROXIES:
+        raise ValueError(
+            "SECURE_PROXY_SSL_HEADER_NAME is set but TRUSTED_PROXIES=0: with no proxy of ours in front,"
+            " that header is the client's own word; set TRUSTED_PROXIES to the number of your proxies"
+        )
     SECURE_PROXY_SSL_HEADER = (os.environ["SECURE_PROXY_SSL_HEADER_NAME"], "https")
 SILENCED_SYSTEM_CHECKS = [
     *([] if SECURE_SSL_REDIRECT else ["security.W008"]),

@@ -62,7 +62,9 @@ def test_each_weakening_fails_the_deployment_checks(env, check):
 def test_a_silenced_check_comes_back_when_its_setting_is_turned_on():
     # Django redirecting to HTTPS itself without knowing which requests came over HTTPS would
     # loop; W008 is silenced only while the proxy does the redirect.
-    result = check_deploy(SECURE_SSL_REDIRECT="1", SECURE_PROXY_SSL_HEADER_NAME="HTTP_X_FORWARDED_PROTO")
+    result = check_deploy(
+        SECURE_SSL_REDIRECT="1", SECURE_PROXY_SSL_HEADER_NAME="HTTP_X_FORWARDED_PROTO", TRUSTED_PROXIES="1"
+    )
     assert result.returncode == 0, result.stderr
     assert "(1 silenced)" in result.stdout
     preload = check_deploy(SECURE_HSTS_PRELOAD="1")

@@ -6,10 +6,11 @@
 
 from functools import cached_property
 
+from django import forms
 from django.http import Http404
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
@@ -21,8 +22,9 @@ from catalogue.models import CodeLink, Dataset, Leaderboard, Method, Paper, Repo
 
 class _Api:
     """Shared by every view: a query parameter the view does not read is refused (400 naming it,
-    before any query runs or the response cache is asked), and so are ids and parameters holding
-    NUL (which no database takes)."""
+    before any query runs or the response cache is asked), and so is one given more than once,
+    unless it takes several values by design (``?status=a&status=b``). Ids and parameters holding
+    NUL (which no database takes) never reach a view (config.request_checks)."""
 
     # Parameters the view reads itself, beside its FilterSet's, its pagination's and ``format``:
     # name -> what it means (the OpenAPI schema documents them from here).
@@ -33,6 +35,12 @@ class _Api:
         filters = filterset.base_filters if filterset is not None else ()
         return frozenset((api_settings.URL_FORMAT_OVERRIDE, *self.query_params, *filters))
 
+    def several_valued_query_params(self) -> frozenset[str]:
+        """The filters that take several values, each given as its own parameter."""
+        filterset = getattr(self, "filterset_class", None)
+        filters = filterset.base_filters.items() if filterset is not None else ()
+        return frozenset(name for name, f in filters if issubclass(f.field_class, forms.MultipleChoiceField))
+
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         known = self.known_query_params()
@@ -41,12 +49,17 @@ class _Api:
             # Ignoring them would answer the whole list as if it were filtered, and cost a fresh query.
             message = f"Unknown parameter; this resource reads: {', '.join(sorted(known))}."
             raise ValidationError({name: [message] for name in unknown})
-        for name, value in self.kwargs.items():
-            if "\x00" in str(value):
-                raise NotFound(f"No object {name}={value!r}.")
-        for name, values in request.query_params.lists():
-            if any("\x00" in v for v in values):
-                raise ValidationError({name: ["NUL characters are not allowed."]})
+        several = self.several_valued_query_params()
+        repeated = [
+            name
+            for name, values in sorted(request.query_params.lists())
+            if len(values) > 1 and name not in several
+        ]
+        if repeated:
+            # Reading one of the values (Django's QueryDict gives the last) would answer a question
+            # the client may not have asked, as an unknown parameter would.
+            message = "Given more than once; this parameter takes one value."
+            raise ValidationError({name: [message] for name in repeated})
 
 
 class ListView(_Api, CachedResponseMixin, generics.ListAPIView):

@@ -16,7 +16,7 @@ from django.utils import dateformat
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from catalogue import identities
+from catalogue import authors, identities
 from catalogue.models import RepoKind, Status
 
 register = template.Library()
@@ -247,6 +247,21 @@ def description(markdown) -> SafeString:
     from catalogue import markup  # it reads web_url from here
 
     return markup.render(str(markdown or ""))
+
+
+@register.filter
+def author_link(name: str) -> SafeString:
+    """An author's name linked to its page; as text where the name has none (``catalogue.authors``)."""
+    if authors.has_page(name):
+        return SafeString(f'<a href="{href_to("author", name)}">{_esc(name)}</a>')
+    return SafeString(_esc(name))
+
+
+@register.filter
+def shown_authors(names) -> list[str]:
+    """The names of an author list (names, or ``Author`` rows) worth showing, in order
+    (``catalogue.authors.shown``: blank ones left out)."""
+    return authors.shown(getattr(name, "name", name) for name in names)
 
 
 @register.filter
