@@ -584,7 +584,6 @@ class PaperFactory:
     def place(self, body: Body, repo: tuple[Repo, str] | None, kind: str) -> dict:
         rng = self.rng
         status = rng.choices(STATUSES, STATUS_WEIGHTS)[0]
-        ran = status != "unverified"
         if repo is None:
             repo_text, path, file_url, licence = None, "", None, None
         else:
@@ -600,21 +599,11 @@ class PaperFactory:
             "file_url": file_url,
             "link_basis": "first_harvest_node" if rng.random() < 0.1 else "harvester_set",
             "language": body.language,
-            "status": status,
-            "verification_level": self.verification_level(status),
-            "contract_check": rng.choice(CONTRACT_CHECKS[status]) if ran else None,
-            "metamorphic_tier": rng.choice(("deterministic", "invariant", None)) if ran else None,
-            "behaviour_fingerprint": ran and rng.random() < 0.2,
+            **status_fields(rng, status),
             "licence": licence,
             "inline_ok": licence in PERMISSIVE and rng.random() < 0.8,
             "mcp_get_code": {"code_sha256": body.sha},
         }
-
-    def verification_level(self, status: str) -> int:
-        """0 for harvested only, 1 for ran, sometimes 2 where a contract was judged."""
-        if status == "unverified":
-            return 0
-        return self.rng.choice((1, 2)) if status in ("ran_honours", "ran_violates") else 1
 
     # -- the document -------------------------------------------------------------
 
@@ -663,6 +652,20 @@ class PaperFactory:
         return doc, ident
 
 
+def status_fields(rng: random.Random, status: str) -> dict:
+    """A place's status and the fields that go with it (what ran, how far it was checked)."""
+    ran = status != "unverified"
+    # 0 for harvested only, 1 for ran, sometimes 2 where a contract was judged
+    level = (rng.choice((1, 2)) if status in ("ran_honours", "ran_violates") else 1) if ran else 0
+    return {
+        "status": status,
+        "verification_level": level,
+        "contract_check": rng.choice(CONTRACT_CHECKS[status]) if ran else None,
+        "metamorphic_tier": rng.choice(("deterministic", "invariant", None)) if ran else None,
+        "behaviour_fingerprint": ran and rng.random() < 0.2,
+    }
+
+
 def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[dict]) -> dict | None:
     """The paper's ``syntology`` block, its figures computed from ``samples``."""
     if not samples and not doc_links:
@@ -675,14 +678,6 @@ def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[d
         url = f"https://github.com/{repo}"
         if url.lower() not in listed:
             repos.append({"provenance": "syntology:harvest", "url": url, "reach": None})
-    summary = Counter(s["status"] for s in samples)
-    by_kind: dict[str, dict] = {}
-    for s in samples:
-        slot = by_kind.setdefault(s["repo_kind"], {"samples": 0, "ran": 0, "repositories": set()})
-        slot["samples"] += 1
-        slot["ran"] += s["status"] != "unverified"
-        if s["repo"]:
-            slot["repositories"].add(s["repo"].lower())  # repository identity ignores case
     arxiv_id = ident.arxiv_id
     return {
         "syntology_url": f"https://syntology.ai/paper/{arxiv_id}" if arxiv_id else None,
@@ -693,6 +688,22 @@ def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[d
         "read_at_is": text.PAPER_READ_AT_IS,
         "claim": text.PAPER_CLAIM,
         "repos": repos,
+        **paper_figures(samples),
+        "samples": samples,
+    }
+
+
+def paper_figures(samples: list[dict]) -> dict:
+    """The figures a paper's ``syntology`` block states, from its samples (in the block's order)."""
+    summary = Counter(s["status"] for s in samples)
+    by_kind: dict[str, dict] = {}
+    for s in samples:
+        slot = by_kind.setdefault(s["repo_kind"], {"samples": 0, "ran": 0, "repositories": set()})
+        slot["samples"] += 1
+        slot["ran"] += s["status"] != "unverified"
+        if s["repo"]:
+            slot["repositories"].add(s["repo"].lower())  # repository identity ignores case
+    return {
         "summary": {s: summary[s] for s in STATUSES if summary[s]},
         "by_repo_kind": {
             kind: {"samples": v["samples"], "ran": v["ran"], "repositories": len(v["repositories"])}
@@ -700,7 +711,6 @@ def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[d
         },
         "repo_kind_vocabulary": text.REPO_KIND_VOCABULARY,
         "n_pointer_only_for_licence": sum(not s["inline_ok"] for s in samples),
-        "samples": samples,
     }
 
 
@@ -736,8 +746,29 @@ def code_entry_row(ident: PaperIdentity, sample: dict) -> dict:
     }
 
 
-def entry_document(entry: str, rows: list[dict]) -> dict:
-    """A code-entry document whose aggregates follow SNAPSHOT-FORMAT.md from ``rows``."""
+def entry_document(entry: str, rows: list[dict], slug: str | None = None) -> dict:
+    """A code-entry document whose aggregates follow SNAPSHOT-FORMAT.md from ``rows``, at
+    ``/code/<slug>`` (by default the slug the entry's name gives)."""
+    figures = entry_figures(rows)
+    return {
+        "about": text.ABOUT,
+        "url": f"/code/{slug or entry_slug(entry)}",
+        "entry": entry,
+        "source": text.CODE_SOURCE,
+        "read_at": text.CODE_READ_AT,
+        "claim": text.CODE_CLAIM,
+        "status_vocabulary": text.STATUS_VOCABULARY,
+        "n_papers": figures["n_papers"],
+        "n_papers_ran": figures["n_papers_ran"],
+        "units": text.UNITS,
+        **{k: v for k, v in figures.items() if not k.startswith("n_papers")},
+        "syntology": text.CODE_SYNTOLOGY,
+        "samples": rows,
+    }
+
+
+def entry_figures(rows: list[dict]) -> dict:
+    """A code-entry document's figures from its rows (SNAPSHOT-FORMAT.md's table), in its order."""
     bodies_by_status = {s: set() for s in STATUSES}
     papers, papers_ran, fingerprinted = set(), set(), set()
     for row in rows:
@@ -749,24 +780,14 @@ def entry_document(entry: str, rows: list[dict]) -> dict:
             fingerprinted.add(row["code_sha256_prefix"])
     by_status = {s: len(b) for s, b in bodies_by_status.items()}
     return {
-        "about": text.ABOUT,
-        "url": f"/code/{entry_slug(entry)}",
-        "entry": entry,
-        "source": text.CODE_SOURCE,
-        "read_at": text.CODE_READ_AT,
-        "claim": text.CODE_CLAIM,
-        "status_vocabulary": text.STATUS_VOCABULARY,
         "n_papers": len(papers),
         "n_papers_ran": len(papers_ran),
-        "units": text.UNITS,
         "n_samples": len({r["code_sha256_prefix"] for r in rows}),
         "n_samples_ran": sum(v for s, v in by_status.items() if s != "unverified"),
         "n_samples_fingerprinted": len(fingerprinted),
         "n_places": len(rows),
         "n_places_pointer_only": sum(not r["inline_ok"] for r in rows),
         "by_status": by_status,
-        "syntology": text.CODE_SYNTOLOGY,
-        "samples": rows,
     }
 
 
