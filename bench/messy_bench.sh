@@ -72,7 +72,7 @@ if [[ $what == large || $what == all ]]; then
             >$OUT/messy-100000-ours.log 2>&1 &
         runner=$!
         sleep 5
-        pid=$(pgrep -f "manage.py load_snapshot $snapshot\$" | head -1)
+        pid=$(pgrep -f "^$PY manage.py load_snapshot $snapshot\$" | head -1)  # python, not time or timeout
         $SPY record --pid "$pid" --idle --subprocesses --rate 20 --format raw \
             -o $OUT/messy-100000-ours.txt >$OUT/messy-100000-ours.spy.log 2>&1 &
         spy=$!
@@ -81,7 +81,7 @@ if [[ $what == large || $what == all ]]; then
             sleep 120
             kill -0 "$pid" 2>/dev/null || break
             { echo "== $(( $(date +%s) - start )) s, load $(cut -d' ' -f1-3 /proc/loadavg)";
-              $SPY dump --pid "$pid" 2>&1 | head -40; } >>$OUT/messy-100000-ours.dumps
+              $SPY dump --nonblocking --pid "$pid" 2>&1 | head -40 || true; } >>$OUT/messy-100000-ours.dumps
         done
         status=0
         wait "$runner" || status=$?

@@ -47,7 +47,7 @@ def top(path: Path, n: int = 10, project: str = "(catalogue/") -> str:
     inclusive, innermost, own = Counter(), Counter(), Counter()
     main_samples = worker_samples = 0
     for processes, frames, count in read(path):
-        if len(processes) > 1:  # a reading worker (under the forkserver)
+        if any("forkserver" in p for p in processes):  # a reading worker (under the forkserver)
             worker_samples += count
             continue
         if not frames or not frames[0].startswith("<module> (manage.py"):
