@@ -20,6 +20,12 @@ Why it is shaped this way:
 - Messy like the archive: papers without arXiv ids, ``arxiv-YYMM-NNNNN`` slugs with no
   date, LaTeX/accents/CJK in titles and authors, ``\\r\\n`` abstracts, mixed-case and
   sub-path repository URLs, samples without a repository, skewed entry names.
+- And, on request (``--mess`` / ``--messy``, issue 35), the mess real harvests have that a
+  loader's cost can hinge on: names that slug alike, blank and repeated authors, code
+  entries whose addresses collide, papers given by two documents (MESS_KINDS). Off by
+  default, each from its own ``Random``: the tidy snapshot stays byte for byte what it was.
+- ``--touch``: a copy of a snapshot with 5 % of its files as the next harvest gives them,
+  for a reload.
 See bench/README.md for the proportions.
 """
 
