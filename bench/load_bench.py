@@ -53,12 +53,15 @@ PEER_LABELS = {
     "sqlite-utils": "sqlite-utils insert_all (Datasette way)",
     "raw": "limit: raw executemany / COPY",
     "parse": "floor: parse + flatten only",
-    # --reloads: after each of our loads, into the same database
+    # --reloads: after each of our loads (and the --baseline's), into the same database
     "reload": "ours: reload, nothing changed",
     "touched": "ours: reload, 5 % of files touched",
     "touched-keep-going": "ours: reload, 5 % touched, --keep-going",
+    "before-reload": "before: reload, nothing changed",
+    "before-touched": "before: reload, 5 % of files touched",
+    "before-touched-keep-going": "before: reload, 5 % touched, --keep-going",
 }
-RELOADS = ("reload", "touched", "touched-keep-going")
+RELOADS = tuple(p for p in PEER_LABELS if p.endswith(("reload", "touched", "keep-going")))
 
 
 @dataclass
@@ -308,8 +311,11 @@ def run_once(peer: str, target, snapshot: Path) -> list[tuple[str, Measure, floa
                 return [(peer, Measure(0, 0, False, "migrate failed: " + migrate.output), None)]
             result = measure([PYTHON, "manage.py", "load_snapshot", str(snapshot)], env=env, cwd=where)
             out = [(peer, result, target.size_mb(db) if result.ok else None)]
-            if peer == "ours" and TOUCHED and result.ok:
-                out += reloads(env, where, snapshot)
+            if TOUCHED and result.ok:
+                out += [
+                    (name if peer == "ours" else f"before-{name}", *rest)
+                    for name, *rest in reloads(env, where, snapshot)
+                ]
             return out
         elif peer == "parse":
             result = measure([PYTHON, str(BENCH / "peers.py"), "parse", str(snapshot)])
