@@ -5,7 +5,10 @@ write the *same* rows our loader writes, or the comparison measures different wo
 module is that shared definition: it reads the documents once, streams rows out as
 ``(table, tuple)`` pairs, and does the little merging a correct loader must do anyway:
 
-- a paper is its arXiv id (version suffix dropped) where it has one, else its slug;
+- a paper is its arXiv id (version suffix dropped) where it has one, else its slug; a paper
+  given by two documents (``x`` and ``x-1``, or its ``arxiv-…`` address: generate.py's
+  multi-document-papers) is one paper row, the first document read giving its fields and
+  lists, the other adding its slug and any place the first lacks;
 - a place (paper, code body, entry) seen from both its paper document and its code-entry
   document gives ONE ``samples`` row, whatever the reading order; the paper side wins
   (it alone carries repo_kind, link_basis and language), the code side fills papers that
@@ -199,6 +202,11 @@ class Flattener:
     def paper_rows(self, doc: dict) -> Iterator[tuple[str, Row]]:
         slug = doc["url"].removeprefix("/paper/")
         key = paper_key(doc.get("arxiv_id"), slug)
+        if key in self.papers_with_document:  # the paper's second document: its address and places
+            yield from self.once("paper_slugs", slug, (slug, key))
+            for sample in (doc.get("syntology") or {}).get("samples") or []:
+                yield from self.paper_side_place(key, sample)
+            return
         self.papers_with_document.add(key)
         self.paper_stubs.pop(key, None)
         source = doc.get("source") or {}

@@ -1,6 +1,7 @@
 """Deterministic generator of synthetic snapshots in the seed format.
 
-    .venv/bin/python bench/generate.py --papers 20000 --out /tmp/snap20k [--seed 0] [--gzip]
+    .venv/bin/python bench/generate.py --papers 20000 --out /tmp/snap20k [--seed 0] [--gzip] [--messy]
+    .venv/bin/python bench/generate.py --touch /tmp/snap20k --out /tmp/snap20k-touched [--fraction 0.05]
 
 Why it exists: the three real seed documents are far too few to measure a loader, and
 the real archive (~576,000 papers) cannot be fetched here. This writes paper documents
@@ -19,6 +20,12 @@ Why it is shaped this way:
 - Messy like the archive: papers without arXiv ids, ``arxiv-YYMM-NNNNN`` slugs with no
   date, LaTeX/accents/CJK in titles and authors, ``\\r\\n`` abstracts, mixed-case and
   sub-path repository URLs, samples without a repository, skewed entry names.
+- And, on request (``--mess`` / ``--messy``, issue 35), the mess real harvests have that a
+  loader's cost can hinge on: names that slug alike, blank and repeated authors, code
+  entries whose addresses collide, papers given by two documents (MESS_KINDS). Off by
+  default, each from its own ``Random``: the tidy snapshot stays byte for byte what it was.
+- ``--touch``: a copy of a snapshot with 5 % of its files as the next harvest gives them,
+  for a reload.
 See bench/README.md for the proportions.
 """
 
@@ -32,6 +39,7 @@ import hashlib
 import json
 import random
 import re
+import shutil
 import sqlite3
 import sys
 import unicodedata
@@ -75,6 +83,55 @@ class Proportions:
     with_results: float = 0.05  # papers with 1-4 leaderboard rows (~0.1 rows per paper)
 
 
+# The mess real harvests have and the seed-shaped data above lacks (issue 35), one switch each,
+# all off by default so that earlier figures can be reproduced byte for byte.
+MESS_KINDS = {
+    "name-variants": "methods, tasks and datasets also named by other spellings that slug alike (case, "
+    "punctuation, spaces, underscores: 'ANDE' / 'Ande', 'Image Classification' / 'image_classification')",
+    "blank-authors": "papers with a blank author ('' or spaces) in their list",
+    "duplicate-authors": "papers that list one author twice (as written, or in another case)",
+    "entry-slug-alikes": "routine names that slug alike ('update_params' / '_update_params' / "
+    "'Update_Params', '__call__' / 'call'); their documents' addresses disambiguated in name order "
+    "(-1, -2…), so one entry's address is the one another's name gives",
+    "multi-document-papers": "an arXiv paper given by a second paper document under another slug "
+    "('x' and 'x-1', or its 'arxiv-YYMM-NNNNN' address), the same arXiv id and places",
+}
+
+
+@dataclass(frozen=True)
+class Mess:
+    """Which kinds of mess to make, and how often (bench/README.md, "Issue 35": keep in step).
+
+    The rates are chosen so that 20,000 papers hold about what issue 35's independent run
+    describes: 638 names that differ from another only by case or punctuation, 825 papers with
+    a blank author. Each kind draws from its own ``Random``, so a switch changes only its own
+    mess, and the data under it (every other draw) is that of the tidy snapshot.
+    """
+
+    kinds: frozenset[str] = frozenset()
+    variant_names: float = 0.07  # a pool's names that the harvest also spells otherwise
+    variant_use: float = 0.3  # a mention of such a name that uses another spelling
+    blank_authors: float = 0.044  # of papers with authors (97 %): 825 at 20,000
+    duplicate_authors: float = 0.02
+    variant_entries: float = 0.04  # code bodies whose routine name slugs as another's
+    multi_document: float = 0.01  # arXiv papers given by a second document
+
+    def __contains__(self, kind: str) -> bool:
+        return kind in self.kinds
+
+    @classmethod
+    def parse(cls, text: str) -> Mess:
+        """``all``, or kinds separated by commas (MESS_KINDS)."""
+        kinds = (
+            set(MESS_KINDS) if text.strip() == "all" else {k.strip() for k in text.split(",") if k.strip()}
+        )
+        if unknown := kinds - set(MESS_KINDS):
+            raise ValueError(
+                f"unknown kind(s) of mess: {', '.join(sorted(unknown))}; known: {', '.join(MESS_KINDS)}"
+            )
+        return cls(frozenset(kinds))
+
+
 def stable_rng(seed: int, kind: str, index: int) -> random.Random:
     """A Random for one item, independent of generation order."""
     return random.Random(f"{seed}:{kind}:{index}")
@@ -116,6 +173,32 @@ def syllable_name(index: int) -> str:
     return "".join(out).capitalize()
 
 
+def other_spellings(name: str, underscores: bool = True) -> list[str]:
+    """Spellings of ``name`` that differ only by case, spaces, hyphens or underscores, so slug
+    alike (``slugify``); never the slug itself, which names nothing of its own."""
+    slug = slugify(name, 80)
+    parts = name.split()
+    forms = {name.upper(), name.lower(), name.title(), name.capitalize()}
+    if len(parts) > 1:
+        forms.add("-".join(parts))
+        forms.add(" ".join(parts).lower().capitalize())
+        if underscores:
+            forms.add("_".join(parts))
+    elif len(name) > 4 and name.isalpha():
+        forms.add(name[:3] + name[3].swapcase() + name[4:])  # 'PubMed' / 'Pubmed'
+    return sorted(f for f in forms if f != name and f != slug and slugify(f, 80) == slug)
+
+
+def slug_alike_entry(name: str, rng: random.Random) -> str:
+    """Another routine name whose address slugs as ``name``'s does: ``_update_params``,
+    ``__update_params``, ``Update_Params``, ``update_params_``; a dunder's bare name (``call``)."""
+    if name.startswith("__") and name.endswith("__"):
+        return name.strip("_")
+    return rng.choice(
+        (f"_{name}", f"__{name}", "_".join(p.capitalize() for p in name.split("_")), f"{name}_")
+    )
+
+
 def zipf_index(rng: random.Random, size: int, power: float = 3.0) -> int:
     """Skewed pick from a pool: low indices (popular items) come up far more often."""
     return min(int(size * rng.random() ** power), size - 1)
@@ -135,8 +218,9 @@ class Body:
 class BodyCatalogue:
     """Code bodies, each derived from its index alone so none has to be remembered."""
 
-    def __init__(self, seed: int, expected_bodies: int):
+    def __init__(self, seed: int, expected_bodies: int, mess: Mess | None = None):
         self.seed = seed
+        self.mess = mess or Mess()
         self.count = 0
         self.tail_space = max(50, int(expected_bodies * 0.6))
         self._hot_cum = []
@@ -152,9 +236,14 @@ class BodyCatalogue:
     @functools.lru_cache(maxsize=1 << 16)  # noqa: B019  (one catalogue per run)
     def get(self, index: int) -> Body:
         rng = stable_rng(self.seed, "body", index)
+        entry = self._entry(rng)
+        if "entry-slug-alikes" in self.mess:
+            mess_rng = stable_rng(self.seed, "mess:entry-slug-alikes", index)
+            if mess_rng.random() < self.mess.variant_entries:
+                entry = slug_alike_entry(entry, mess_rng)
         return Body(
             sha=hashlib.sha256(f"{self.seed}:body:{index}".encode()).hexdigest()[:16],
-            entry=self._entry(rng),
+            entry=entry,
             path=self._path(rng),
             language="python" if rng.random() < 0.95 else "cpp",
         )
@@ -261,6 +350,36 @@ class Pools:
         return " ".join(w.capitalize() for w in rng.sample(words.TITLE_WORDS, rng.randint(1, 3)))
 
 
+class Spellings:
+    """The spelling a mention of a pool's name uses: its own, or (name-variants) now and then
+    another that slugs alike. Which names have other spellings, and which, depends on the name
+    alone (its kind and index); which mention uses one, on a ``Random`` of this mess's own."""
+
+    def __init__(self, seed: int, mess: Mess):
+        self.seed, self.mess = seed, mess
+        self.on = "name-variants" in mess
+        self.rng = random.Random(f"{seed}:mess:name-variants")
+        self.mentions = 0  # mentions written in another spelling
+
+    @functools.cache  # noqa: B019  (one per run; bounded by the pools' size)
+    def variants(self, kind: str, index: int, name: str) -> tuple[str, ...]:
+        rng = stable_rng(self.seed, f"spellings-{kind}", index)
+        if rng.random() >= self.mess.variant_names:
+            return ()
+        # A dataset's slug is derived by the catalogue (Django's slugify keeps '_'): no underscores.
+        forms = other_spellings(name, underscores=kind != "dataset")
+        return tuple(rng.sample(forms, min(len(forms), rng.choice((1, 1, 2)))))
+
+    def spell(self, kind: str, index: int, name: str) -> str:
+        if not self.on:
+            return name
+        forms = self.variants(kind, index, name)
+        if forms and self.rng.random() < self.mess.variant_use:
+            self.mentions += 1
+            return self.rng.choice(forms)
+        return name
+
+
 class ArxivIds:
     """Unique arXiv ids: a counter per month, 4-digit numbers before 2015 as on arXiv."""
 
@@ -297,14 +416,19 @@ class PaperIdentity:
 class PaperFactory:
     """Makes one paper document at a time, plus the places it holds."""
 
-    def __init__(self, seed: int, n_papers: int, props: Proportions):
+    def __init__(self, seed: int, n_papers: int, props: Proportions, mess: Mess | None = None):
         self.seed = seed
         self.props = props
+        self.mess = mess or Mess()
         self.rng = random.Random(seed)
+        # each kind of mess draws from its own Random: the tidy data's draws stay as they were
+        self.mess_rng = {kind: random.Random(f"{seed}:mess:{kind}") for kind in MESS_KINDS}
+        self.mess_counts: Counter[str] = Counter()
         expected_places = int(n_papers * 1.2)
-        self.bodies = BodyCatalogue(seed, int(expected_places * (1 - props.body_reuse)))
+        self.bodies = BodyCatalogue(seed, int(expected_places * (1 - props.body_reuse)), self.mess)
         self.repos = RepoCatalogue(seed)
         self.pools = Pools(seed)
+        self.spellings = Spellings(seed, self.mess)
         self.arxiv = ArxivIds()
         self.sentences = self._sentence_pool()
 
@@ -375,6 +499,24 @@ class PaperFactory:
             else:
                 out.append(f"{rng.choice(words.FIRST_NAMES)} {rng.choice(words.LAST_NAMES)}")
         return out
+
+    def messy_authors(self, authors: list[str]) -> list[str]:
+        """blank-authors: a blank name somewhere in the list; duplicate-authors: one name twice."""
+        if authors and "blank-authors" in self.mess:
+            rng = self.mess_rng["blank-authors"]
+            if rng.random() < self.mess.blank_authors:
+                authors.insert(rng.randint(0, len(authors)), rng.choice(("", " ", "  ")))
+                self.mess_counts["papers_with_blank_author"] += 1
+        if authors and "duplicate-authors" in self.mess:
+            rng = self.mess_rng["duplicate-authors"]
+            named = [a for a in authors if a.strip()]
+            if named and rng.random() < self.mess.duplicate_authors:
+                again = rng.choice(named)
+                authors.insert(
+                    rng.randint(authors.index(again) + 1, len(authors)), rng.choice((again, again.upper()))
+                )
+                self.mess_counts["papers_with_duplicate_author"] += 1
+        return authors
 
     def abstract(self) -> str:
         rng = self.rng
@@ -466,7 +608,8 @@ class PaperFactory:
         rng = self.rng
         out = []
         for _ in range(rng.choice((0, 1, 1, 2, 2, 3, 4, 6))):
-            name = self.pools.tasks[zipf_index(rng, len(self.pools.tasks))]
+            index = zipf_index(rng, len(self.pools.tasks))
+            name = self.spellings.spell("task", index, self.pools.tasks[index])
             out.append({"task_slug": slugify(name, 80), "task_name": name})
         if out and rng.random() < 0.05:  # same slug again under another name, as in seed 003
             out.append({"task_slug": out[0]["task_slug"], "task_name": out[0]["task_slug"]})
@@ -476,7 +619,10 @@ class PaperFactory:
         rng = self.rng
         n = 0 if rng.random() < 0.5 else rng.choice((1, 2, 3, 5, 8, 12, 21))
         picked = {zipf_index(rng, len(self.pools.methods)) for _ in range(n)}
-        names = sorted(self.pools.methods[i] for i in picked)
+        names = [
+            self.spellings.spell("method", i, self.pools.methods[i])
+            for i in sorted(picked, key=self.pools.methods.__getitem__)
+        ]
         return [{"method_slug": slugify(n, 80), "method_name": n} for n in names]
 
     def introduced(self, acronym: str, rate: float) -> list[dict]:
@@ -490,8 +636,13 @@ class PaperFactory:
             return []
         out = []
         for _ in range(rng.randint(1, 4)):
-            task = rng.choice(tasks)["task_name"] if tasks else self.pools.tasks[zipf_index(rng, 3000)]
-            dataset = self.pools.datasets[zipf_index(rng, len(self.pools.datasets))]
+            if tasks:
+                task = rng.choice(tasks)["task_name"]
+            else:
+                index = zipf_index(rng, 3000)
+                task = self.spellings.spell("task", index, self.pools.tasks[index])
+            index = zipf_index(rng, len(self.pools.datasets))
+            dataset = self.spellings.spell("dataset", index, self.pools.datasets[index])
             board = f"/sota/{slugify(task, 80)}-on-{slugify(dataset, 80)}"
             of = rng.randint(1, 1200)
             out.append(
@@ -584,7 +735,6 @@ class PaperFactory:
     def place(self, body: Body, repo: tuple[Repo, str] | None, kind: str) -> dict:
         rng = self.rng
         status = rng.choices(STATUSES, STATUS_WEIGHTS)[0]
-        ran = status != "unverified"
         if repo is None:
             repo_text, path, file_url, licence = None, "", None, None
         else:
@@ -600,21 +750,11 @@ class PaperFactory:
             "file_url": file_url,
             "link_basis": "first_harvest_node" if rng.random() < 0.1 else "harvester_set",
             "language": body.language,
-            "status": status,
-            "verification_level": self.verification_level(status),
-            "contract_check": rng.choice(CONTRACT_CHECKS[status]) if ran else None,
-            "metamorphic_tier": rng.choice(("deterministic", "invariant", None)) if ran else None,
-            "behaviour_fingerprint": ran and rng.random() < 0.2,
+            **status_fields(rng, status),
             "licence": licence,
             "inline_ok": licence in PERMISSIVE and rng.random() < 0.8,
             "mcp_get_code": {"code_sha256": body.sha},
         }
-
-    def verification_level(self, status: str) -> int:
-        """0 for harvested only, 1 for ran, sometimes 2 where a contract was judged."""
-        if status == "unverified":
-            return 0
-        return self.rng.choice((1, 2)) if status in ("ran_honours", "ran_violates") else 1
 
     # -- the document -------------------------------------------------------------
 
@@ -629,7 +769,7 @@ class PaperFactory:
             links = self.code_links(ident.slug)
             tasks, methods = self.tasks(), self.methods()
             results = self.results(tasks)
-            authors, abstract, source = self.authors(), self.abstract(), text.PAPER_SOURCE
+            authors, abstract, source = self.messy_authors(self.authors()), self.abstract(), text.PAPER_SOURCE
             year = int(ident.date[:4])
             proceeding = (
                 f"{rng.choice(words.PROCEEDINGS)} {year} {rng.randint(1, 12)}"
@@ -663,6 +803,48 @@ class PaperFactory:
         return doc, ident
 
 
+def status_fields(rng: random.Random, status: str) -> dict:
+    """A place's status and the fields that go with it (what ran, how far it was checked)."""
+    ran = status != "unverified"
+    # 0 for harvested only, 1 for ran, sometimes 2 where a contract was judged
+    level = (rng.choice((1, 2)) if status in ("ran_honours", "ran_violates") else 1) if ran else 0
+    return {
+        "status": status,
+        "verification_level": level,
+        "contract_check": rng.choice(CONTRACT_CHECKS[status]) if ran else None,
+        "metamorphic_tier": rng.choice(("deterministic", "invariant", None)) if ran else None,
+        "behaviour_fingerprint": ran and rng.random() < 0.2,
+    }
+
+
+def other_document(doc: dict, ident: PaperIdentity, rng: random.Random) -> dict:
+    """multi-document-papers: a second paper document of the same paper (same arXiv id and
+    places): the archive's duplicate under ``<slug>-1``, or, for a paper with samples, the
+    ``arxiv-YYMM-NNNNN`` document Syntology gave it before the archive gave it a title slug."""
+    new_style = "/" not in (ident.arxiv_id or "/")
+    samples = doc["syntology"]["samples"] if doc["syntology"] else []
+    if new_style and samples and rng.random() < 0.5:
+        slug = "arxiv-" + ident.arxiv_id.replace(".", "-")
+        other = PaperIdentity(slug, ident.arxiv_id, None, ident.date[:7], ident.title, "syntology", True)
+        empty = ("proceeding", "authors", "abstract", "source", "code_links", "tasks", "methods")
+        return {
+            **doc,
+            **{k: [] if isinstance(doc[k], list) else None for k in empty},
+            "url": f"/paper/{slug}",
+            "date": None,
+            "datasets_introduced": [],
+            "methods_introduced": [],
+            "results": [],
+            "syntology": paper_syntology(other, doc_links=[], samples=samples),
+        }
+    slug = f"{ident.slug}-1"
+    return {
+        **doc,
+        "url": f"/paper/{slug}",
+        "code_links": [{**link, "paper_slug": slug} for link in doc["code_links"]],
+    }
+
+
 def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[dict]) -> dict | None:
     """The paper's ``syntology`` block, its figures computed from ``samples``."""
     if not samples and not doc_links:
@@ -675,14 +857,6 @@ def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[d
         url = f"https://github.com/{repo}"
         if url.lower() not in listed:
             repos.append({"provenance": "syntology:harvest", "url": url, "reach": None})
-    summary = Counter(s["status"] for s in samples)
-    by_kind: dict[str, dict] = {}
-    for s in samples:
-        slot = by_kind.setdefault(s["repo_kind"], {"samples": 0, "ran": 0, "repositories": set()})
-        slot["samples"] += 1
-        slot["ran"] += s["status"] != "unverified"
-        if s["repo"]:
-            slot["repositories"].add(s["repo"].lower())  # repository identity ignores case
     arxiv_id = ident.arxiv_id
     return {
         "syntology_url": f"https://syntology.ai/paper/{arxiv_id}" if arxiv_id else None,
@@ -693,6 +867,22 @@ def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[d
         "read_at_is": text.PAPER_READ_AT_IS,
         "claim": text.PAPER_CLAIM,
         "repos": repos,
+        **paper_figures(samples),
+        "samples": samples,
+    }
+
+
+def paper_figures(samples: list[dict]) -> dict:
+    """The figures a paper's ``syntology`` block states, from its samples (in the block's order)."""
+    summary = Counter(s["status"] for s in samples)
+    by_kind: dict[str, dict] = {}
+    for s in samples:
+        slot = by_kind.setdefault(s["repo_kind"], {"samples": 0, "ran": 0, "repositories": set()})
+        slot["samples"] += 1
+        slot["ran"] += s["status"] != "unverified"
+        if s["repo"]:
+            slot["repositories"].add(s["repo"].lower())  # repository identity ignores case
+    return {
         "summary": {s: summary[s] for s in STATUSES if summary[s]},
         "by_repo_kind": {
             kind: {"samples": v["samples"], "ran": v["ran"], "repositories": len(v["repositories"])}
@@ -700,7 +890,6 @@ def paper_syntology(ident: PaperIdentity, doc_links: list[dict], samples: list[d
         },
         "repo_kind_vocabulary": text.REPO_KIND_VOCABULARY,
         "n_pointer_only_for_licence": sum(not s["inline_ok"] for s in samples),
-        "samples": samples,
     }
 
 
@@ -736,8 +925,29 @@ def code_entry_row(ident: PaperIdentity, sample: dict) -> dict:
     }
 
 
-def entry_document(entry: str, rows: list[dict]) -> dict:
-    """A code-entry document whose aggregates follow SNAPSHOT-FORMAT.md from ``rows``."""
+def entry_document(entry: str, rows: list[dict], slug: str | None = None) -> dict:
+    """A code-entry document whose aggregates follow SNAPSHOT-FORMAT.md from ``rows``, at
+    ``/code/<slug>`` (by default the slug the entry's name gives)."""
+    figures = entry_figures(rows)
+    return {
+        "about": text.ABOUT,
+        "url": f"/code/{slug or entry_slug(entry)}",
+        "entry": entry,
+        "source": text.CODE_SOURCE,
+        "read_at": text.CODE_READ_AT,
+        "claim": text.CODE_CLAIM,
+        "status_vocabulary": text.STATUS_VOCABULARY,
+        "n_papers": figures["n_papers"],
+        "n_papers_ran": figures["n_papers_ran"],
+        "units": text.UNITS,
+        **{k: v for k, v in figures.items() if not k.startswith("n_papers")},
+        "syntology": text.CODE_SYNTOLOGY,
+        "samples": rows,
+    }
+
+
+def entry_figures(rows: list[dict]) -> dict:
+    """A code-entry document's figures from its rows (SNAPSHOT-FORMAT.md's table), in its order."""
     bodies_by_status = {s: set() for s in STATUSES}
     papers, papers_ran, fingerprinted = set(), set(), set()
     for row in rows:
@@ -749,25 +959,35 @@ def entry_document(entry: str, rows: list[dict]) -> dict:
             fingerprinted.add(row["code_sha256_prefix"])
     by_status = {s: len(b) for s, b in bodies_by_status.items()}
     return {
-        "about": text.ABOUT,
-        "url": f"/code/{entry_slug(entry)}",
-        "entry": entry,
-        "source": text.CODE_SOURCE,
-        "read_at": text.CODE_READ_AT,
-        "claim": text.CODE_CLAIM,
-        "status_vocabulary": text.STATUS_VOCABULARY,
         "n_papers": len(papers),
         "n_papers_ran": len(papers_ran),
-        "units": text.UNITS,
         "n_samples": len({r["code_sha256_prefix"] for r in rows}),
         "n_samples_ran": sum(v for s, v in by_status.items() if s != "unverified"),
         "n_samples_fingerprinted": len(fingerprinted),
         "n_places": len(rows),
         "n_places_pointer_only": sum(not r["inline_ok"] for r in rows),
         "by_status": by_status,
-        "syntology": text.CODE_SYNTOLOGY,
-        "samples": rows,
     }
+
+
+class EntryAddresses:
+    """The ``/code/<slug>`` of each code-entry document, in the order they are written (entry
+    name order): the slug the name gives, or, where an earlier entry took it, that slug with
+    ``-1``, ``-2``… as a site gives one address per page. Only slug-alike names meet this."""
+
+    def __init__(self):
+        self.taken: set[str] = set()
+        self.disambiguated = 0
+
+    def claim(self, entry: str) -> str:
+        base = slug = entry_slug(entry)
+        n = 0
+        while slug in self.taken:
+            n += 1
+            slug = f"{base}-{n}"
+        self.disambiguated += n > 0
+        self.taken.add(slug)
+        return slug
 
 
 class EntrySpill:
@@ -837,11 +1057,17 @@ class SnapshotWriter:
 
 
 def generate(
-    n_papers: int, out: Path, seed: int = 0, use_gzip: bool = False, props: Proportions | None = None
+    n_papers: int,
+    out: Path,
+    seed: int = 0,
+    use_gzip: bool = False,
+    props: Proportions | None = None,
+    mess: Mess | None = None,
 ) -> dict:
     """Write a snapshot of ``n_papers`` paper documents plus their code-entry documents."""
-    props = props or Proportions()
-    factory = PaperFactory(seed, n_papers, props)
+    props, mess = props or Proportions(), mess or Mess()
+    factory = PaperFactory(seed, n_papers, props, mess)
+    addresses = EntryAddresses()
     writer = SnapshotWriter(out, use_gzip)
     spill = EntrySpill(out / ".entry-spill.sqlite3")
     stats = Counter()
@@ -849,6 +1075,11 @@ def generate(
         for index in range(n_papers):
             doc, ident = factory.make(index)
             writer.write(doc)
+            if "multi-document-papers" in mess and ident.arxiv_id and not ident.syntology_only:
+                rng = factory.mess_rng["multi-document-papers"]
+                if rng.random() < mess.multi_document:
+                    writer.write(other_document(doc, ident, rng))
+                    stats["extra_paper_documents"] += 1
             stats["papers"] += 1
             stats["code_links"] += len(doc["code_links"])
             stats["results"] += len(doc["results"])
@@ -858,27 +1089,124 @@ def generate(
             for sample in samples:
                 spill.add(sample["entry"], sortkey, code_entry_row(ident, sample))
         for entry, rows in spill.groups():
-            writer.write(entry_document(entry, rows))
+            writer.write(entry_document(entry, rows, addresses.claim(entry)))
             stats["code_entries"] += 1
             stats["max_places_per_entry"] = max(stats["max_places_per_entry"], len(rows))
     finally:
         spill.close()
     stats["code_bodies"] = factory.bodies.count
+    if mess.kinds:
+        stats["mess"] = sorted(mess.kinds)
+        stats["name_mentions_respelled"] = factory.spellings.mentions
+        stats["entry_addresses_disambiguated"] = addresses.disambiguated
+        stats.update(factory.mess_counts)
     stats["documents"] = writer.count
     stats["bytes"] = writer.bytes
     return dict(stats)
 
 
+# --------------------------------------------------------------------------- the next harvest
+
+
+def touch(src: Path, out: Path, seed: int = 0, fraction: float = 0.05) -> dict:
+    """Copy the snapshot in ``src`` to ``out`` (same file names) with ``fraction`` of its files
+    touched as the next harvest would give them: a paper's title reworded; some places' statuses
+    changed, with the fields and figures that follow from them restated; the document's
+    ``read_at`` moved on. The other files are copied as they are (a reload finds them loaded).
+
+    Only the touched document changes: where a touched paper's place is also listed by an
+    untouched code-entry document (or the other way round), the two views differ, and the newer
+    one should win, as they would after a real re-harvest.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(f"{seed}:touch")
+    stats = Counter()
+    for path in sorted(src.iterdir()):
+        if not path.name.endswith((".json", ".json.gz")):
+            continue
+        stats["files"] += 1
+        if rng.random() >= fraction:
+            shutil.copyfile(path, out / path.name)
+            continue
+        zipped = path.name.endswith(".gz")
+        raw = gzip.decompress(path.read_bytes()) if zipped else path.read_bytes()
+        doc = json.loads(raw)
+        stats["touched_" + touch_document(doc, rng)] += 1
+        data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+        (out / path.name).write_bytes(gzip.compress(data, mtime=0) if zipped else data)
+    return dict(stats)
+
+
+def touch_document(doc: dict, rng: random.Random) -> str:
+    """Touch one document in place (see :func:`touch`); its kind: ``paper`` or ``code_entry``."""
+
+    def later(read_at: str) -> str:
+        moved = dt.datetime.fromisoformat(read_at) + dt.timedelta(
+            days=rng.randint(1, 60), seconds=rng.randrange(86400)
+        )
+        return moved.isoformat()
+
+    def restatus(samples: list[dict]) -> None:
+        """At least one place, then each other with a chance of 0.3, gets another status."""
+        first = rng.randrange(len(samples)) if samples else -1
+        for i, sample in enumerate(samples):
+            if i == first or rng.random() < 0.3:
+                others = [
+                    (s, w) for s, w in zip(STATUSES, STATUS_WEIGHTS, strict=True) if s != sample["status"]
+                ]
+                status = rng.choices([s for s, _ in others], [w for _, w in others])[0]
+                sample.update(status_fields(rng, status))
+
+    if doc["url"].startswith("/paper/"):
+        doc["title"] = f"{(doc['title'] or '').strip()} {rng.choice(words.TITLE_WORDS)}".strip()
+        syn = doc.get("syntology")
+        if syn:
+            restatus(syn["samples"])
+            syn.update(paper_figures(syn["samples"]))
+            syn["read_at"] = later(syn["read_at"])
+        return "paper"
+    restatus(doc["samples"])
+    doc.update(entry_figures(doc["samples"]))
+    doc["read_at"] = later(doc["read_at"])
+    return "code_entry"
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--papers", type=int, required=True)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="kinds of mess: " + "; ".join(f"{k}: {v}" for k, v in MESS_KINDS.items()),
+    )
+    parser.add_argument("--papers", type=int, help="paper documents to make (not with --touch)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--gzip", action="store_true", help="write .json.gz files")
+    parser.add_argument(
+        "--mess", default="", metavar="KIND,…", help="kinds of a real harvest's mess to make, or 'all'"
+    )
+    parser.add_argument("--messy", action="store_true", help="every kind of mess (--mess all)")
+    parser.add_argument(
+        "--touch",
+        type=Path,
+        metavar="SNAPSHOT",
+        help="instead of generating: copy SNAPSHOT to --out with --fraction of its files touched "
+        "(titles and statuses changed, read_at moved on), for a reload",
+    )
+    parser.add_argument("--fraction", type=float, default=0.05, help="with --touch: share of files touched")
     args = parser.parse_args(argv)
     if args.out.exists() and any(args.out.glob("*.json*")):
         parser.error(f"{args.out} already holds documents; give an empty or new directory")
-    stats = generate(args.papers, args.out, args.seed, args.gzip)
+    if args.touch:
+        if args.papers or args.mess or args.messy:
+            parser.error("--touch copies a snapshot: no --papers or --mess")
+        print(json.dumps(touch(args.touch, args.out, args.seed, args.fraction), indent=1))
+        return
+    if not args.papers:
+        parser.error("--papers is required (or --touch SNAPSHOT)")
+    try:
+        mess = Mess.parse("all" if args.messy else args.mess)
+    except ValueError as exc:
+        parser.error(str(exc))
+    stats = generate(args.papers, args.out, args.seed, args.gzip, mess=mess)
     print(json.dumps(stats, indent=1))
 
 

@@ -15,6 +15,13 @@ PostgreSQL's own server memory is not counted, for any loader.
 
 Our loader: ``manage.py migrate`` into the fresh database (not timed), then the timed
 ``manage.py load_snapshot DIR``. Skipped, with a message, while the command is missing.
+
+Issue 35: ``--mess all`` (or a list of generate.py's kinds) measures on the messy snapshot;
+``--reloads`` follows each of our loads, in the same database, with a timed reload of the same
+snapshot (nothing changed) and one of a copy with 5 % of its files touched (``generate.py
+--touch``), and, where that is refused, the same again with ``--keep-going``; ``--timeout S``
+stops a load that runs longer (the row says how far it got). Every run is listed with the
+machine's load averages (1, 5, 15 minutes) as it started and ended: the 2 cores are shared.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -45,7 +53,15 @@ PEER_LABELS = {
     "sqlite-utils": "sqlite-utils insert_all (Datasette way)",
     "raw": "limit: raw executemany / COPY",
     "parse": "floor: parse + flatten only",
+    # --reloads: after each of our loads (and the --baseline's), into the same database
+    "reload": "ours: reload, nothing changed",
+    "touched": "ours: reload, 5 % of files touched",
+    "touched-keep-going": "ours: reload, 5 % touched, --keep-going",
+    "before-reload": "before: reload, nothing changed",
+    "before-touched": "before: reload, 5 % of files touched",
+    "before-touched-keep-going": "before: reload, 5 % touched, --keep-going",
 }
+RELOADS = tuple(p for p in PEER_LABELS if p.endswith(("reload", "touched", "keep-going")))
 
 
 @dataclass
@@ -57,6 +73,8 @@ class Measure:
     # RSS of each process of the tree at the sampled peak, largest first (MB): which of the
     # loader, its reading workers and the forkserver the peak is made of
     peak_parts_mb: list[int] = field(default_factory=list)
+    # the machine's load averages (1, 5, 15 minutes) as the command started: the cores are shared
+    load_start: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -78,8 +96,13 @@ class Row:
 # --------------------------------------------------------------------------- measuring
 
 
+# --timeout: a load still running after this many seconds is stopped (its row says so)
+TIMEOUT: float | None = None
+
+
 def measure(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> Measure:
-    """Run ``cmd`` and return its wall time and the peak RSS of its process tree."""
+    """Run ``cmd`` and return its wall time and the peak RSS of its process tree (stopped after
+    TIMEOUT seconds, if set: then not ok, and the output says so)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as timing:
         full = (
             ["/usr/bin/time", "-f", "%M", "-o", timing.name, *cmd] if Path("/usr/bin/time").exists() else cmd
@@ -87,30 +110,46 @@ def measure(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> Measur
         # Output goes to a file, not a pipe: a load's warnings fill a pipe's 64 KB long before
         # the end, and nothing reads it while _poll_rss waits (the load then hangs in write()).
         with tempfile.TemporaryFile("w+") as sink:
+            load_start = load_averages()
             start = time.perf_counter()
-            proc = subprocess.Popen(full, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
-            polled, parts = _poll_rss(proc)
+            proc = subprocess.Popen(
+                full,
+                cwd=cwd,
+                env=env,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                text=True,
+                start_new_session=True,
+            )
+            polled, parts, timed_out = _poll_rss(proc, start + TIMEOUT if TIMEOUT else None)
             proc.wait()
             wall = time.perf_counter() - start
             sink.seek(0)
             output = sink.read()
+            if timed_out:
+                output += f"\ndid not finish within {TIMEOUT:.0f} s: stopped"
         timed_kb = timing.read().strip().splitlines()
     time_rss = int(timed_kb[-1]) * 1024 if timed_kb and timed_kb[-1].isdigit() else 0
-    return Measure(wall, max(polled, time_rss) / 2**20, proc.returncode == 0, output[-3000:], parts)
+    ok = proc.returncode == 0 and not timed_out
+    return Measure(wall, max(polled, time_rss) / 2**20, ok, output[-3000:], parts, load_start)
 
 
-def _poll_rss(proc: subprocess.Popen) -> tuple[int, list[int]]:
+def _poll_rss(proc: subprocess.Popen, deadline: float | None = None) -> tuple[int, list[int], bool]:
     """Highest sum of RSS over the process and all its descendants, sampled, and each
     process's RSS (MB, largest first) at that sample.
 
     Every 10 ms for the first seconds (short loads), then every 50 ms so that the
-    sampling itself does not take a noticeable share of this 2-core machine.
+    sampling itself does not take a noticeable share of this 2-core machine. Past ``deadline``
+    the process group is stopped (SIGTERM, then SIGKILL); the third value says whether it was.
     """
     peak, parts = 0, []
     started = time.perf_counter()
     try:
         root = psutil.Process(proc.pid)
         while proc.poll() is None:
+            if deadline is not None and time.perf_counter() > deadline:
+                _stop_group(proc)
+                return peak, parts, True
             every = 0.01 if time.perf_counter() - started < 3 else 0.05
             sizes = []
             for p in [root, *root.children(recursive=True)]:
@@ -121,12 +160,27 @@ def _poll_rss(proc: subprocess.Popen) -> tuple[int, list[int]]:
             time.sleep(every)
     except psutil.Error:
         pass
-    return peak, parts
+    return peak, parts, False
 
 
-def ensure_snapshot(papers: int, seed: int, data_dir: Path) -> Path:
-    """Generate the snapshot for this scale once; reuse it across runs and invocations."""
-    folder = data_dir / f"papers-{papers}-seed-{seed}"
+def _stop_group(proc: subprocess.Popen) -> None:
+    """Stop the command's own process group (it was started in a session of its own)."""
+    for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=grace)
+            return
+
+
+def load_averages() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def ensure_snapshot(papers: int, seed: int, data_dir: Path, mess: str = "") -> Path:
+    """Generate the snapshot for this scale once; reuse it across runs and invocations.
+    ``mess``: generate.py's ``--mess`` (the folder's name says which kinds)."""
+    folder = data_dir / f"papers-{papers}-seed-{seed}{mess_tag(mess)}"
     if (folder / ".complete").exists():
         return folder
     shutil.rmtree(folder, ignore_errors=True)
@@ -137,6 +191,38 @@ def ensure_snapshot(papers: int, seed: int, data_dir: Path) -> Path:
             str(BENCH / "generate.py"),
             "--papers",
             str(papers),
+            "--out",
+            str(folder),
+            "--seed",
+            str(seed),
+            *(["--mess", mess] if mess else []),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    (folder / ".complete").write_text("")
+    return folder
+
+
+def mess_tag(mess: str) -> str:
+    if not mess:
+        return ""
+    return "-messy" if mess == "all" else "-mess-" + "-".join(sorted(k.strip() for k in mess.split(",")))
+
+
+def ensure_touched(snapshot: Path, seed: int) -> Path:
+    """The copy of ``snapshot`` with 5 % of its files touched (generate.py --touch), made once."""
+    folder = snapshot.with_name(snapshot.name + "-touched")
+    if (folder / ".complete").exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    print(f"touching 5 % of {snapshot} into {folder} ...", file=sys.stderr, flush=True)
+    subprocess.run(
+        [
+            PYTHON,
+            str(BENCH / "generate.py"),
+            "--touch",
+            str(snapshot),
             "--out",
             str(folder),
             "--seed",
@@ -207,10 +293,13 @@ class PostgresTarget:
 # ``--baseline DIR``: another checkout (a git worktree of an earlier commit) whose
 # ``load_snapshot`` runs as the peer "before", its runs alternating with ours.
 BASELINE: Path | None = None
+# ``--reloads``: the touched copy our reloads load after the snapshot itself (None: no reloads)
+TOUCHED: Path | None = None
 
 
-def run_once(peer: str, target, snapshot: Path) -> tuple[Measure, float | None]:
-    """One load of ``snapshot`` by ``peer`` into a fresh database of ``target``."""
+def run_once(peer: str, target, snapshot: Path) -> list[tuple[str, Measure, float | None]]:
+    """One load of ``snapshot`` by ``peer`` into a fresh database of ``target``: (peer, measure,
+    database MB); for ours with ``--reloads``, the reloads into the same database follow."""
     with target.fresh() as db:
         if peer in ("ours", "before"):
             where = ROOT if peer == "ours" else BASELINE
@@ -219,8 +308,15 @@ def run_once(peer: str, target, snapshot: Path) -> tuple[Measure, float | None]:
             env["PYTHONPATH"] = str(where)
             migrate = measure([PYTHON, "manage.py", "migrate", "-v", "0"], env=env, cwd=where)
             if not migrate.ok:
-                return Measure(0, 0, False, "migrate failed: " + migrate.output), None
+                return [(peer, Measure(0, 0, False, "migrate failed: " + migrate.output), None)]
             result = measure([PYTHON, "manage.py", "load_snapshot", str(snapshot)], env=env, cwd=where)
+            out = [(peer, result, target.size_mb(db) if result.ok else None)]
+            if TOUCHED and result.ok:
+                out += [
+                    (name if peer == "ours" else f"before-{name}", *rest)
+                    for name, *rest in reloads(env, where, snapshot)
+                ]
+            return out
         elif peer == "parse":
             result = measure([PYTHON, str(BENCH / "peers.py"), "parse", str(snapshot)])
         else:
@@ -232,7 +328,21 @@ def run_once(peer: str, target, snapshot: Path) -> tuple[Measure, float | None]:
             where = db["path"] if target.backend == "sqlite" else db["url"]
             result = measure([PYTHON, str(BENCH / "peers.py"), name, str(snapshot), where])
         size = target.size_mb(db) if result.ok and peer != "parse" else None
-        return result, size
+        return [(peer, result, size)]
+
+
+def reloads(env: dict, where: Path, snapshot: Path) -> list[tuple[str, Measure, None]]:
+    """After a load: the same snapshot again (nothing changed), then the touched copy; where that
+    is refused, the touched copy with ``--keep-going`` (what a user tries next)."""
+    load = [PYTHON, "manage.py", "load_snapshot"]
+    out = [("reload", measure([*load, str(snapshot)], env=env, cwd=where), None)]
+    touched = measure([*load, str(TOUCHED)], env=env, cwd=where)
+    out.append(("touched", touched, None))
+    if not touched.ok:
+        out.append(
+            ("touched-keep-going", measure([*load, "--keep-going", str(TOUCHED)], env=env, cwd=where), None)
+        )
+    return out
 
 
 def run_peers(peers: list[str], target, snapshot: Path, papers: int, runs: int, counts: dict) -> list[Row]:
@@ -252,38 +362,55 @@ def run_peers(peers: list[str], target, snapshot: Path, papers: int, runs: int, 
             live.append(peer)
     for i in range(runs):
         for peer in list(live):
-            row = rows[peer]
-            result, size = run_once(peer, target, snapshot)
-            row.runs.append(
-                {
-                    "wall_s": round(result.wall_s, 3),
-                    "peak_rss_mb": round(result.peak_rss_mb, 1),
-                    "ok": result.ok,
-                    "load_average": round(os.getloadavg()[0], 2),
-                }
-            )
-            print(
-                f"  {target.backend:8} {peer:12} run {i + 1}: "
-                f"{result.wall_s:7.2f} s  {result.peak_rss_mb:7.1f} MB  load {os.getloadavg()[0]:.2f}"
-                f"{'' if result.ok else '  FAILED'}",
-                file=sys.stderr,
-                flush=True,
-            )
-            if not result.ok:
-                last = result.output.strip().splitlines()[-1][:200] if result.output.strip() else "no output"
+            for name, result, size in run_once(peer, target, snapshot):
+                if name not in rows:  # a reload's row, made by our load's run
+                    rows[name] = Row(papers=papers, backend=target.backend, peer=name, **counts)
+                    sizes[name] = []
+                row = rows[name]
+                row.runs.append(
+                    {
+                        "wall_s": round(result.wall_s, 3),
+                        "peak_rss_mb": round(result.peak_rss_mb, 1),
+                        "ok": result.ok,
+                        "load_average": load_averages()[0],
+                        "load_averages_start": result.load_start,
+                        "load_averages_end": load_averages(),
+                        "peak_parts_mb": result.peak_parts_mb,
+                        "output_tail": result.output[-1500:],
+                    }
+                )
+                print(
+                    f"  {target.backend:8} {name:18} run {i + 1}: "
+                    f"{result.wall_s:7.2f} s  {result.peak_rss_mb:7.1f} MB  "
+                    f"load {' '.join(map(str, result.load_start))} -> {' '.join(map(str, load_averages()))}"
+                    f"{'' if result.ok else '  FAILED'}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                if size is not None:
+                    sizes[name].append(size)
+                if result.ok:
+                    continue
+                last = result.output.strip().splitlines()[-1][:300] if result.output.strip() else "no output"
+                print(result.output, file=sys.stderr)
+                if name in RELOADS:  # a refused reload is a figure too: every run tries it again
+                    said = result.output.strip().splitlines()
+                    reason = next((line.strip() for line in said if "both claim" in line), last)
+                    refused = sum(not r["ok"] for r in row.runs)
+                    row.note = f"refused ({refused} of {len(row.runs)} runs): {reason[:300]}"
+                    continue
                 done = ", ".join(f"{r['wall_s']:.1f} s" for r in row.runs if r["ok"])
                 row.note = f"failed on run {i + 1}: {last}" + (f" (earlier runs: {done})" if done else "")
-                print(result.output, file=sys.stderr)
                 live.remove(peer)
-                continue
-            if size is not None:
-                sizes[peer].append(size)
-    for peer in live:
-        summarise(rows[peer], sizes[peer])
-    return [rows[peer] for peer in peers]
+    for name, row in rows.items():
+        if name in live or (name in RELOADS and row.runs):
+            summarise(row, sizes[name])
+    order = [*peers, *(name for name in RELOADS if name in rows)]
+    return [rows[name] for name in order]
 
 
 def summarise(row: Row, sizes: list[float]) -> None:
+    """Medians over the runs (a refused reload's too: how long the refusal took)."""
     walls = [r["wall_s"] for r in row.runs]
     row.median_wall_s = statistics.median(walls)
     row.rows_per_s = row.rows / row.median_wall_s
@@ -320,6 +447,19 @@ def markdown(rows: list[Row]) -> str:
             f"{fmt(r.documents_per_s, ',.0f')} | "
             f"{fmt(r.median_peak_rss_mb, '.0f')} | {fmt(r.db_mb, '.1f')} | {r.note} |"
         )
+    lines += [
+        "",
+        "| papers | backend | load | run | wall s | ok | peak RSS MB | load averages at start | at end |",
+        "|" + "---|" * 9,
+    ]
+    for r in rows:
+        for i, run in enumerate(r.runs, 1):
+            start = " / ".join(map(str, run.get("load_averages_start", [])))
+            end = " / ".join(map(str, run.get("load_averages_end", [run["load_average"]])))
+            lines.append(
+                f"| {r.papers:,} | {r.backend} | {PEER_LABELS[r.peer]} | {i} | {run['wall_s']:.2f} | "
+                f"{'yes' if run['ok'] else 'no'} | {run['peak_rss_mb']:.0f} | {start} | {end} |"
+            )
     return "\n".join(lines)
 
 
@@ -367,11 +507,28 @@ def main(argv: list[str] | None = None) -> None:
         "--backends", nargs="+", default=["sqlite", "postgres"], choices=["sqlite", "postgres"]
     )
     parser.add_argument(
-        "--peers", nargs="+", default=[p for p in PEER_LABELS if p != "before"], choices=list(PEER_LABELS)
+        "--peers",
+        nargs="+",
+        default=[p for p in PEER_LABELS if p not in ("before", *RELOADS)],
+        choices=[p for p in PEER_LABELS if p not in RELOADS],
     )
     parser.add_argument(
         "--data", type=Path, default=OUT / "data", help="where generated snapshots are cached"
     )
+    parser.add_argument(
+        "--mess",
+        default="",
+        metavar="KIND,…",
+        help="measure on generate.py's messy snapshot: its kinds, or 'all'",
+    )
+    parser.add_argument(
+        "--reloads",
+        action="store_true",
+        help="after each of our loads: a reload of the same snapshot, then of a copy with 5 %% of "
+        "files touched "
+        "(generate.py --touch)",
+    )
+    parser.add_argument("--timeout", type=float, help="stop a load running longer than this many seconds")
     parser.add_argument(
         "--baseline",
         type=Path,
@@ -379,8 +536,9 @@ def main(argv: list[str] | None = None) -> None:
         "its load_snapshot runs too, as 'before', alternating with ours",
     )
     args = parser.parse_args(argv)
-    global BASELINE
+    global BASELINE, TIMEOUT, TOUCHED
     BASELINE = args.baseline.resolve() if args.baseline else None
+    TIMEOUT = args.timeout
     peers = list(args.peers)
     if BASELINE and "before" not in peers:
         peers.insert(peers.index("ours") if "ours" in peers else 0, "before")
@@ -390,7 +548,8 @@ def main(argv: list[str] | None = None) -> None:
     results: list[Row] = []
     with targets(args.backends) as found:
         for papers in args.papers:
-            snapshot = ensure_snapshot(papers, args.seed, args.data)
+            snapshot = ensure_snapshot(papers, args.seed, args.data, args.mess)
+            TOUCHED = ensure_touched(snapshot, args.seed) if args.reloads else None
             counts = count_rows(snapshot)
             print(f"{papers} papers: {counts['documents']} documents, {counts['rows']} rows", file=sys.stderr)
             for target in found:
@@ -407,6 +566,8 @@ def main(argv: list[str] | None = None) -> None:
     print(table)
     OUT.mkdir(exist_ok=True)
     stamp = "-".join(str(p) for p in args.papers)
+    if args.mess or args.seed:
+        stamp += f"-seed-{args.seed}{mess_tag(args.mess)}"
     (OUT / f"load-{stamp}.md").write_text(table + "\n")
     (OUT / f"load-{stamp}.json").write_text(
         json.dumps(
@@ -416,6 +577,9 @@ def main(argv: list[str] | None = None) -> None:
                 "baseline_commit": commit(BASELINE) if BASELINE else None,
                 "runs": args.runs,
                 "seed": args.seed,
+                "mess": args.mess,
+                "reloads": args.reloads,
+                "timeout_s": args.timeout,
                 "results": [asdict(r) for r in results],
             },
             indent=1,
