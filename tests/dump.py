@@ -96,6 +96,19 @@ def catalogue_state(exclude=("id", "created_at", "last_load", "version")) -> dic
         (papers[p], methods[x])
         for p, x in m.Paper.methods_introduced.through.objects.values_list("paper_id", "method_id")
     )
+    # Who states each code link and result (by natural keys).
+    state["code_link_sources"] = sorted(
+        (papers[p], repos[r], sub_path, docs[d], boards.get(b) or "")
+        for p, r, sub_path, d, b in m.CodeLinkSource.objects.values_list(
+            "link__paper_id", "link__repo_id", "link__sub_path", "document_id", "leaderboard_id"
+        )
+    )
+    state["result_sources"] = sorted(
+        (boards[b], papers.get(p) or "", row_key, docs[d])
+        for b, p, row_key, d in m.ResultSource.objects.values_list(
+            "result__leaderboard_id", "result__paper_id", "result__row_key", "document_id"
+        )
+    )
     return state
 
 

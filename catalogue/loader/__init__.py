@@ -208,6 +208,13 @@ def _load(
         ):
             done = 0
             for read in itertools.chain(files, dumps):
+                if read.outcome and read.outcome.status == LoadFileStatus.LOADED:
+                    if read.tuples and read.outcome.sha256 in known.read:
+                        # The same content as a file this load read already (two copies of one
+                        # document): read once; its rows would be the same rows twice.
+                        outcome = replace(read.outcome, status=LoadFileStatus.ALREADY_LOADED)
+                        read = replace(read, outcome=outcome, tuples={}, warnings=[], records=0)
+                    known.add(read.outcome.sha256)
                 if read.error and not keep_going:
                     # The file that stopped the load ends the failed run's list of files.
                     stage.add(_file_row(replace(read.outcome, status=LoadFileStatus.ERROR)))

@@ -58,12 +58,20 @@ class KnownDocuments:
 
     def __init__(self, prefixes=()):
         self.sorted = prefixes if isinstance(prefixes, array) else array("Q", sorted(prefixes))
+        self.read: set[str] = set()  # this load's: in the loading process, the checksums read so far
 
     @staticmethod
     def prefix(sha256: str) -> int:
         return int(sha256[:16], 16)
 
+    def add(self, sha256: str) -> None:
+        """A file this load has read: the same content again (another copy, in another folder) is
+        known, and read once."""
+        self.read.add(sha256)
+
     def __contains__(self, sha256: str) -> bool:
+        if sha256 in self.read:
+            return True
         key = self.prefix(sha256)
         i = bisect_left(self.sorted, key)
         return i < len(self.sorted) and self.sorted[i] == key
@@ -223,6 +231,7 @@ def read_dumps(
                 )
                 plans.append(ReadResult(outcome))
                 continue
+            known.add(sha)
             plans.append(_Dump(name, dump, sha, archive.parts(dump)))
         except SnapshotError as exc:
             outcome = FileOutcome(path=name, sha256=sha, status=LoadFileStatus.SKIPPED, error=str(exc))

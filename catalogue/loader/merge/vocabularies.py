@@ -238,7 +238,13 @@ def aliases_of(kind: str, stage: str, address: str) -> list[LoadWarning]:
     The aliases are the names this load gave the thing, and those it had, but the one shown. A
     name that is only the slug again (a task named by its slug alone) is no spelling of its own.
     """
-    spelled = f"SELECT slug FROM stg_{stage} WHERE name <> slug GROUP BY slug HAVING COUNT(DISTINCT name) > 1"
+    # Spelled two ways in this load, or otherwise than shown (an earlier load's spelling won: a
+    # harvest split across runs keeps the same aliases as one run of it).
+    spelled = (
+        f"SELECT s.slug FROM stg_{stage} s JOIN catalogue_{kind} t ON t.slug = s.slug WHERE s.name <> s.slug "
+        "GROUP BY s.slug HAVING COUNT(DISTINCT s.name) > 1 "
+        "OR MAX(CASE WHEN s.name <> t.name THEN 1 ELSE 0 END) = 1"
+    )
     found = rows(
         f"SELECT s.slug, s.name, s.doc_url, t.name, t.aliases FROM stg_{stage} s "
         f"JOIN catalogue_{kind} t ON t.slug = s.slug "
@@ -322,7 +328,16 @@ def bodies(clashes: list[Clash]) -> Counts:
 
 
 def entries(clashes: list[Clash]) -> Counts:
+    """Code entries by name. An entry's address is the one its own document states ("1|" rows);
+    a paper document only names it, with the address its name gives ("0|"): that stands for an
+    entry no document describes, and never moves or clashes with an entry the catalogue holds (a
+    touched paper document naming ``init`` beside the catalogue's ``__init__`` at /code/init, whose
+    own document gave ``init`` /code/init-1, is the same catalogue as the full load)."""
     temp_table("w_entry", winners("stg_entry", "name", "*", order="stamp DESC, slug"))
+    execute(
+        "UPDATE w_entry SET slug = (SELECT e.slug FROM catalogue_codeentry e WHERE e.name = w_entry.name) "
+        "WHERE stamp LIKE '0|%' AND EXISTS (SELECT 1 FROM catalogue_codeentry e WHERE e.name = w_entry.name)"
+    )
     # A claim is stated by the entry's own document only; keep the newest one stated.
     execute(
         "UPDATE w_entry SET claim = (SELECT s.claim FROM stg_entry s WHERE s.name = w_entry.name "
