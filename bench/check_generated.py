@@ -4,7 +4,7 @@
 
 Why: a loader benchmark on data whose figures disagree with its rows would measure the
 error path, not the load. This re-derives every aggregate from the rows with code written
-independently of generate.py (SNAPSHOT-FORMAT.md's definitions, read afresh) and checks
+independently of generate.py (docs/SNAPSHOT-FORMAT.md's definitions, read afresh) and checks
 that a paper document's samples and the code-entry documents' samples describe the same
 places with the same fields. Exits 1 listing the first problems; prints a profile of the
 data (skew, oddities) otherwise. Holds one small record per place: fine at bench scales.
@@ -286,7 +286,7 @@ class Checker:
 
     @staticmethod
     def entry_aggregates(rows: list[dict]) -> dict:
-        """SNAPSHOT-FORMAT.md's table, one line per figure."""
+        """docs/SNAPSHOT-FORMAT.md's table, one line per figure."""
         bodies = lambda pred: {r["code_sha256_prefix"] for r in rows if pred(r)}  # noqa: E731
         by_status = {s: len(bodies(lambda r, s=s: r["status"] == s)) for s in STATUSES}
         return {

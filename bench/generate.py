@@ -926,7 +926,7 @@ def code_entry_row(ident: PaperIdentity, sample: dict) -> dict:
 
 
 def entry_document(entry: str, rows: list[dict], slug: str | None = None) -> dict:
-    """A code-entry document whose aggregates follow SNAPSHOT-FORMAT.md from ``rows``, at
+    """A code-entry document whose aggregates follow docs/SNAPSHOT-FORMAT.md from ``rows``, at
     ``/code/<slug>`` (by default the slug the entry's name gives)."""
     figures = entry_figures(rows)
     return {
@@ -947,7 +947,7 @@ def entry_document(entry: str, rows: list[dict], slug: str | None = None) -> dic
 
 
 def entry_figures(rows: list[dict]) -> dict:
-    """A code-entry document's figures from its rows (SNAPSHOT-FORMAT.md's table), in its order."""
+    """A code-entry document's figures from its rows (docs/SNAPSHOT-FORMAT.md's table), in its order."""
     bodies_by_status = {s: set() for s in STATUSES}
     papers, papers_ran, fingerprinted = set(), set(), set()
     for row in rows:

@@ -7,7 +7,7 @@ Why it exists: the real archive (576,261 papers, 300,161 code links, 59,860 lead
 8,725 methods, 15,008 datasets) cannot be fetched here, and an operator holds it in one of two
 forms: the old gzipped JSON dumps or the Hugging Face ``pwc-archive`` Parquet shards. This
 writes either form (or both from one pass), with the field names of
-/work/shared/PWC-ARCHIVE.md, at any scale up to the archive's (``--papers 576000``, the
+docs/PWC-ARCHIVE.md, at any scale up to the archive's (``--papers 576000``, the
 default), messy the way the real rows are (bench/README.md, "Archive-sized dumps", lists the
 proportions and quirks).
 

@@ -17,7 +17,7 @@ LIGHT_STYLE, DARK_STYLE = "default", "github-dark"
 CSS_BEGIN = "/* code highlighting: catalogue.code_text.stylesheet() writes what follows; do not edit */"
 CSS_END = "/* end of code highlighting */"
 
-# Where Syntology serves a body's text (SNAPSHOT-FORMAT.md: ``mcp_get_code`` on every place).
+# Where Syntology serves a body's text (docs/SNAPSHOT-FORMAT.md: ``mcp_get_code`` on every place).
 SYNTOLOGY_GET_CODE = "get_code"
 SYNTOLOGY_DEVELOPERS = "https://syntology.ai/developers"
 

@@ -1,6 +1,6 @@
 """Writing the catalogue back out as snapshot documents (``manage.py dump_snapshot``).
 
-The output is what ``load_snapshot`` reads (SNAPSHOT-FORMAT.md), so loading it into an
+The output is what ``load_snapshot`` reads (docs/SNAPSHOT-FORMAT.md), so loading it into an
 empty database gives the same catalogue. Three kinds of file:
 
 * ``paper/…json``: one paper document per paper that came from one, with its code links,

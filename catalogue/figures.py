@@ -1,6 +1,6 @@
 """The catalogue's figures: each defined once, here, and computed from that definition three ways.
 
-SNAPSHOT-FORMAT.md defines a code-entry document's figures (``n_places``, ``by_status``, …) and
+docs/SNAPSHOT-FORMAT.md defines a code-entry document's figures (``n_places``, ``by_status``, …) and
 a paper document's (``summary``, ``by_repo_kind``, …) over its place rows. Each is written
 below once, as what it counts (:class:`Count`: distinct code bodies, papers or repositories, or
 place rows) among the places passing a condition (:class:`Condition`), or as a sum of other
@@ -88,7 +88,7 @@ def by_status_name(status: str) -> str:
 
 
 def definitions(*, curated: bool = True) -> dict[str, Count | Sum]:
-    """Every figure of a set of places, in SNAPSHOT-FORMAT.md's order (``by_status_<s>`` per status).
+    """Every figure of a set of places, in docs/SNAPSHOT-FORMAT.md's order (``by_status_<s>`` per status).
 
     ``curated`` adds the one figure that is not the format's: how many places a curator corrected.
     """

@@ -1,6 +1,6 @@
 """Small Papers-with-Code archive dumps, as the tests write them: every kind, JSON(.gz) or Parquet.
 
-The records are shaped like the archive's (../shared/PWC-ARCHIVE.md), quirks included: a paper
+The records are shaped like the archive's (docs/PWC-ARCHIVE.md), quirks included: a paper
 without an arXiv id, one under a second slug, a junk ``url_abs``; code links that are empty or
 no repository; a leaderboard row with no paper, the same model twice with other values, the
 same row twice, dataset names that differ only by case, space or punctuation; a method whose

@@ -37,7 +37,7 @@ SEED_PAGE_KINDS = [
     "/attribution",
     "/data/",
 ]
-# The figures a code-entry document states (SNAPSHOT-FORMAT.md), in one place for every test.
+# The figures a code-entry document states (docs/SNAPSHOT-FORMAT.md), in one place for every test.
 FIGURES = (
     "n_papers",
     "n_papers_ran",

@@ -29,7 +29,7 @@ PLACES = [
     (1, 2, None, "ran_honours", False, False),
     (2, 2, 1, "unverified", True, False),
 ]
-# What SNAPSHOT-FORMAT.md says these places give, with ran_fixture counting as ran (as it does).
+# What docs/SNAPSHOT-FORMAT.md says these places give, with ran_fixture counting as ran (as it does).
 EXPECTED = {
     "n_places": 5,
     "n_places_pointer_only": 2,

@@ -182,7 +182,7 @@ class ByStatusSerializer(PlainRows, serializers.Serializer):
 
 
 class FiguresSerializer(PlainRows, serializers.Serializer):
-    """SNAPSHOT-FORMAT.md's figures: samples count distinct code bodies, places count rows."""
+    """docs/SNAPSHOT-FORMAT.md's figures: samples count distinct code bodies, places count rows."""
 
     n_places = serializers.IntegerField(help_text="Places (sample rows).")
     n_places_pointer_only = serializers.IntegerField(help_text="Places whose code may only be pointed to.")

@@ -510,7 +510,7 @@ class EvaluationResultDetail(_EvaluationChild, DetailView):
 
 
 class CodeEntryList(ListView):
-    """Routine names grouped across papers, with the figures of SNAPSHOT-FORMAT.md."""
+    """Routine names grouped across papers, with the figures of docs/SNAPSHOT-FORMAT.md."""
 
     serializer_class = serializers.CodeEntrySerializer
     filterset_class = filters.CodeEntryFilter

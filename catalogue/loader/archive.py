@@ -1,6 +1,6 @@
 """The Papers-with-Code archive's dump files, read into the same staged rows as snapshot documents.
 
-Five dumps (../shared/PWC-ARCHIVE.md), each recognised by a name that starts with its kind:
+Five dumps (docs/PWC-ARCHIVE.md), each recognised by a name that starts with its kind:
 ``papers-with-abstracts``, ``links-between-papers-and-code``, ``evaluation-tables``, ``methods``,
 ``datasets``; as ``.json``, ``.json.gz`` (a gzip stream is read as gzip whatever its name), a
 ``.parquet`` file, or a folder of ``.parquet`` shards so named (the Hugging Face layout,

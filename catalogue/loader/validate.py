@@ -1,4 +1,4 @@
-"""Checking one snapshot document (SNAPSHOT-FORMAT.md) and turning it into rows for the staging tables.
+"""Checking one snapshot document (docs/SNAPSHOT-FORMAT.md) and turning it into rows for the staging tables.
 
 Nothing here touches the database. A document becomes a :class:`Parsed` (rows per staging
 table, plus warnings), or raises :class:`SnapshotError` naming the file, the JSON path of the

@@ -137,7 +137,7 @@ class MethodCollection(Harvested):
         return self.name
 
 
-# The methods dump's "not known" year: 1,866 of its 1,924 methods say 2000 (../shared/PWC-ARCHIVE.md
+# The methods dump's "not known" year: 1,866 of its 1,924 methods say 2000 (docs/PWC-ARCHIVE.md
 # calls it a placeholder). The loader keeps it as given; pages show no year for it.
 PLACEHOLDER_INTRODUCED_YEAR = 2000
 
