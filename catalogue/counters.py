@@ -12,12 +12,17 @@ a load, so only the whole refresh recounts them.
 
 The figures shown beside each row still come from ``catalogue.figures`` (and ``catalogue.memo``);
 these columns only order the lists. Their SQL is written by ``figures.sql`` from the same
-definitions, and a test checks they agree with the figures.
+definitions, and a test checks they agree with the figures. ``manage.py recount`` (:func:`recount`)
+recomputes every one of them from the rows, after a change to a figure's definition.
 """
 
 from django.db import connection
 
 from catalogue import figures
+
+# A code entry's stored columns -> the figure (catalogue.figures) each counts; a task's columns.
+ENTRY_COUNTS = {"n_places": "n_places", "n_papers": "n_papers", "n_samples_ran": "n_samples_ran"}
+TASK_COUNTS = ("n_papers", "n_leaderboards")
 
 
 def refresh(
@@ -28,45 +33,9 @@ def refresh(
     changed = 0
     with connection.cursor() as cursor:
         if entry_ids is None or entry_ids:
-            only, params = _only("e.id", entry_ids)
-            cursor.execute(
-                f"""
-                UPDATE catalogue_codeentry SET n_places = c.n_places, n_papers = c.n_papers,
-                       n_samples_ran = c.n_ran
-                FROM (
-                    SELECT e.id,
-                           {figures.sql("n_places")} AS n_places,
-                           {figures.sql("n_papers")} AS n_papers,
-                           {figures.sql("n_samples_ran")} AS n_ran
-                    FROM catalogue_codeentry e LEFT JOIN catalogue_sample s ON s.entry_id = e.id
-                    WHERE {only}
-                    GROUP BY e.id
-                ) AS c
-                WHERE catalogue_codeentry.id = c.id
-                  AND (catalogue_codeentry.n_places <> c.n_places
-                       OR catalogue_codeentry.n_papers <> c.n_papers
-                       OR catalogue_codeentry.n_samples_ran <> c.n_ran)
-                """,
-                params,
-            )
-            changed += cursor.rowcount
+            changed += recount_entries(cursor, tuple(ENTRY_COUNTS), entry_ids)
         if paper_ids is None or paper_ids:
-            only, params = _only("p.id", paper_ids)
-            # Papers without places keep their 0: only papers that have or had places are visited.
-            cursor.execute(
-                f"""
-                UPDATE catalogue_paper SET n_samples = c.n_samples
-                FROM (
-                    SELECT p.id, {figures.sql("n_samples")} AS n_samples
-                    FROM catalogue_paper p LEFT JOIN catalogue_sample s ON s.paper_id = p.id
-                    WHERE {only} AND (p.n_samples <> 0 OR s.id IS NOT NULL)
-                    GROUP BY p.id
-                ) AS c
-                WHERE catalogue_paper.id = c.id AND catalogue_paper.n_samples <> c.n_samples
-                """,
-                params,
-            )
-            changed += cursor.rowcount
+            changed += recount_papers(cursor, paper_ids)
         if loaded or (loaded is None and entry_ids is None and paper_ids is None):
             changed += recount_tasks(cursor)
             changed += recount_leaderboards(cursor)
@@ -74,11 +43,70 @@ def refresh(
     return changed
 
 
-def recount_tasks(cursor) -> int:
-    """Papers and leaderboards per task: one grouped pass over each table, not a count per task."""
+def recount() -> dict[str, int]:
+    """Every stored count recomputed from the rows, one column at a time (``manage.py recount``):
+    ``"Model.column"`` (and ``"AuthorName"``: names added or dropped) -> the rows it changed.
+    A second call right after changes nothing."""
+    changed = {}
+    with connection.cursor() as cursor:
+        for column in ENTRY_COUNTS:
+            changed[f"CodeEntry.{column}"] = recount_entries(cursor, (column,))
+        changed["Paper.n_samples"] = recount_papers(cursor)
+        for column in TASK_COUNTS:
+            changed[f"Task.{column}"] = recount_tasks(cursor, (column,))
+        changed["Leaderboard.n_results"] = recount_leaderboards(cursor)
+        changed["AuthorName"] = collect_author_names(cursor)
+    return changed
+
+
+def recount_entries(cursor, columns: tuple[str, ...], entry_ids: list[int] | None = None) -> int:
+    """Places, papers and ran samples per code entry (the ``columns`` of them given); returns the
+    entries changed."""
+    only, params = _only("e.id", entry_ids)
+    counted = ",\n".join(f"{figures.sql(ENTRY_COUNTS[column])} AS {column}" for column in columns)
     cursor.execute(
-        """
-        UPDATE catalogue_task SET n_papers = c.n_papers, n_leaderboards = c.n_leaderboards
+        f"""
+        UPDATE catalogue_codeentry SET {", ".join(f"{column} = c.{column}" for column in columns)}
+        FROM (
+            SELECT e.id, {counted}
+            FROM catalogue_codeentry e LEFT JOIN catalogue_sample s ON s.entry_id = e.id
+            WHERE {only}
+            GROUP BY e.id
+        ) AS c
+        WHERE catalogue_codeentry.id = c.id
+          AND ({" OR ".join(f"catalogue_codeentry.{column} <> c.{column}" for column in columns)})
+        """,
+        params,
+    )
+    return cursor.rowcount
+
+
+def recount_papers(cursor, paper_ids: list[int] | None = None) -> int:
+    """Code bodies per paper; returns the papers changed."""
+    only, params = _only("p.id", paper_ids)
+    # Papers without places keep their 0: only papers that have or had places are visited.
+    cursor.execute(
+        f"""
+        UPDATE catalogue_paper SET n_samples = c.n_samples
+        FROM (
+            SELECT p.id, {figures.sql("n_samples")} AS n_samples
+            FROM catalogue_paper p LEFT JOIN catalogue_sample s ON s.paper_id = p.id
+            WHERE {only} AND (p.n_samples <> 0 OR s.id IS NOT NULL)
+            GROUP BY p.id
+        ) AS c
+        WHERE catalogue_paper.id = c.id AND catalogue_paper.n_samples <> c.n_samples
+        """,
+        params,
+    )
+    return cursor.rowcount
+
+
+def recount_tasks(cursor, columns: tuple[str, ...] = TASK_COUNTS) -> int:
+    """Papers and leaderboards per task (the ``columns`` of them given): one grouped pass over each
+    table, not a count per task."""
+    cursor.execute(
+        f"""
+        UPDATE catalogue_task SET {", ".join(f"{column} = c.{column}" for column in columns)}
         FROM (
             SELECT t.id, COALESCE(p.n, 0) AS n_papers, COALESCE(b.n, 0) AS n_leaderboards
             FROM catalogue_task t
@@ -88,7 +116,7 @@ def recount_tasks(cursor) -> int:
                    ON b.task_id = t.id
         ) AS c
         WHERE catalogue_task.id = c.id
-          AND (catalogue_task.n_papers <> c.n_papers OR catalogue_task.n_leaderboards <> c.n_leaderboards)
+          AND ({" OR ".join(f"catalogue_task.{column} <> c.{column}" for column in columns)})
         """
     )
     return cursor.rowcount

@@ -1,7 +1,10 @@
 """catalogue.counters: the stored counts lists sort by agree with the figures, after every change."""
 
+from io import StringIO
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
 from catalogue import counters, curation
 from catalogue.figures import code_entry_figures, paper_figures
@@ -101,3 +104,50 @@ def test_task_and_board_counts_and_author_names_are_what_the_rows_say_after_a_lo
         b.results.count() for b in Leaderboard.objects.all()
     ]
     assert set(AuthorName.objects.values_list("name", flat=True)) == names
+
+
+def recount() -> list[str]:
+    """``manage.py recount`` as an operator runs it: the lines it printed."""
+    out = StringIO()
+    call_command("recount", stdout=out)
+    return out.getvalue().splitlines()
+
+
+def test_recount_repairs_every_stored_count_says_which_and_then_has_nothing_to_change(db, tmp_path):
+    load(*CODE_SEEDS, PAPER_SEED, *archive_dumps.write(tmp_path / "dumps"))
+    assert recount() == ["recount: nothing to change"]  # a load left them true
+    entries, papers = CodeEntry.objects.count(), Paper.objects.filter(n_samples__gt=0).count()
+    tasks, boards = Task.objects.count(), Leaderboard.objects.count()
+    names = set(AuthorName.objects.values_list("name", flat=True))
+    CodeEntry.objects.update(n_places=1000, n_samples_ran=1000)
+    Paper.objects.filter(n_samples__gt=0).update(n_samples=0)
+    Task.objects.update(n_leaderboards=1000)
+    Leaderboard.objects.update(n_results=1000)
+    AuthorName.objects.create(name="Nobody Anywhere")
+
+    assert recount() == [
+        f"CodeEntry.n_places: {entries} rows changed",
+        f"CodeEntry.n_samples_ran: {entries} rows changed",
+        f"Paper.n_samples: {papers} rows changed",
+        f"Task.n_leaderboards: {tasks} rows changed",
+        f"Leaderboard.n_results: {boards} rows changed",
+        "AuthorName: 1 row changed",
+        f"recount: {2 * entries + papers + tasks + boards + 1} rows changed in all",
+    ]
+    assert_counts_agree()
+    for task in Task.objects.all():
+        assert task.n_leaderboards == Leaderboard.objects.filter(task=task).count(), task.slug
+    for board in Leaderboard.objects.all():
+        assert board.n_results == board.results.count(), board.slug
+    assert set(AuthorName.objects.values_list("name", flat=True)) == names
+    assert recount() == ["recount: nothing to change"]
+
+
+def test_recount_counts_one_column_at_a_time_as_a_refresh_counts_them_together(loaded_seeds):
+    CodeEntry.objects.filter(pk=CodeEntry.objects.order_by("pk")[0].pk).update(n_papers=50)
+    Task.objects.filter(n_papers__gt=0).update(n_papers=0)
+    changed = counters.recount()
+    assert changed["CodeEntry.n_papers"] == 1
+    assert changed["Task.n_papers"] == Task.objects.filter(n_papers__gt=0).count() > 0
+    assert {k for k, v in changed.items() if v} == {"CodeEntry.n_papers", "Task.n_papers"}
+    assert counters.refresh() == 0

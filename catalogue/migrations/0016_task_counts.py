@@ -4,11 +4,12 @@ from django.db import migrations, models
 
 
 def count_existing(apps, schema_editor):
-    # Raw SQL over the tables as they stand: the same recount a load ends with.
-    from catalogue.counters import recount_tasks
+    # Raw SQL over the tables as they stand: the recount a load ended with when this was written
+    # (a frozen copy: catalogue.counters may change; this migration must not).
+    from catalogue.migrations._frozen_counts import count_tasks
 
     with schema_editor.connection.cursor() as cursor:
-        recount_tasks(cursor)  # only: author names come in 0017
+        count_tasks(cursor)  # only: author names come in 0017
 
 
 class Migration(migrations.Migration):

@@ -4,11 +4,12 @@ from django.db import migrations, models
 
 
 def count_existing(apps, schema_editor):
-    # Raw SQL over the tables as they stand: the same recount a load ends with.
-    from catalogue.counters import recount_leaderboards
+    # Raw SQL over the tables as they stand: the recount a load ended with when this was written
+    # (a frozen copy: catalogue.counters may change; this migration must not).
+    from catalogue.migrations._frozen_counts import count_leaderboard_results
 
     with schema_editor.connection.cursor() as cursor:
-        recount_leaderboards(cursor)
+        count_leaderboard_results(cursor)
 
 
 class Migration(migrations.Migration):
