@@ -35,7 +35,7 @@ help:
 	@echo "             (env: DATABASE_URL, CACHE_URL, PORT, WEB_CONCURRENCY, LOAD_SNAPSHOT; see README)"
 	@echo "make test    set up and run the whole suite on SQLite, then on a throwaway PostgreSQL"
 	@echo "             (PYTEST_ARGS='...' is passed to pytest)"
-	@echo "make lint    ruff check + ruff format --check"
+	@echo "make lint    ruff check + ruff format --check + mypy"
 	@echo "make audit   known vulnerabilities of the pinned dependencies (PyPI); pins behind reported"
 	@echo "make lock    every pin to the newest release the lint and tests pass on (with hashes)"
 	@echo "make venv    create/update $(VENV) (pip install -e '.[dev,bench]')"
@@ -121,6 +121,8 @@ lint: venv
 	@$(VENV)/bin/ruff check .
 	@echo "==> ruff format --check"
 	@$(VENV)/bin/ruff format --check .
+	@echo "==> mypy (catalogue/ and config/, with the Django and DRF stubs: pyproject.toml [tool.mypy])"
+	@$(VENV)/bin/mypy
 
 format: venv
 	@$(VENV)/bin/ruff check --fix .
@@ -129,7 +131,7 @@ format: venv
 clean:
 	@echo "==> removing $(VENV), db.sqlite3, staticfiles/, caches"
 	@python3 scripts/pgcluster.py reap >/dev/null 2>&1 || true
-	@rm -rf $(VENV) *.egg-info build staticfiles .pytest_cache .ruff_cache db.sqlite3 db.sqlite3-*
+	@rm -rf $(VENV) *.egg-info build staticfiles .pytest_cache .ruff_cache .mypy_cache db.sqlite3 db.sqlite3-*
 	@find . -name __pycache__ -type d -not -path './.git/*' -prune -exec rm -rf {} +
 
 # Every pin to the newest release that `make lint` and `make test` pass on, with hashes

@@ -20,7 +20,7 @@ a body with places in several statuses counts under each status. What counts as 
 ``Status.ran_values()``, read when a figure is computed.
 """
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import connections, router
@@ -340,7 +340,7 @@ def summary(by_status: Mapping[str, int]) -> dict[str, int]:
     return {s: by_status[s] for s in Status.values if by_status.get(s)}
 
 
-def stated_paper_figures(places: list[Mapping]) -> dict:
+def stated_paper_figures(places: Sequence[Mapping]) -> dict:
     """A paper document's ``summary``, ``by_repo_kind`` and ``n_pointer_only_for_licence`` of the
     places it lists (mappings as :func:`compute` reads them, with ``repo_kind``).
 

@@ -154,7 +154,7 @@ LOWER_WORDS = frozenset(
     }
 )  # fmt: skip
 # Names matched only as the whole head: as a word inside a longer name they mean something else.
-WHOLE_NAMES = {("is",): HIGHER}  # the Inception Score
+WHOLE_NAMES: dict[tuple[str, ...], str] = {("is",): HIGHER}  # the Inception Score
 # Weak words: they decide only when no other word or one-word qualifier does ("FID score").
 WEAK_HIGHER_WORDS = frozenset({"score", "scores", "rating"})
 

@@ -5,6 +5,7 @@ and smaller pages are cheaper to build, so every section is paged.
 """
 
 from django.contrib.sitemaps import Sitemap
+from django.db.models import Model
 from django.urls import reverse
 
 from catalogue.models import Area, CodeEntry, Dataset, Leaderboard, Method, Paper, Repo, Task
@@ -15,7 +16,7 @@ SITEMAP_LIMIT = 5000
 
 class _Section(Sitemap):
     limit = SITEMAP_LIMIT
-    model = None
+    model: type[Model]  # each section says which
     fields: tuple[str, ...] = ("slug",)
 
     def items(self):

@@ -157,12 +157,12 @@ def discover(paths: list[str | Path]) -> Snapshot:
     if not found and not dumps:
         return Snapshot(root="", names=[])
     root = os.path.commonpath([directory for directory, _ in found] + [os.path.dirname(d) for d in dumps])
-    names: set[str] = set()
+    relative: set[str] = set()
     for directory, inside in found:
         prefix = os.path.relpath(directory, root)
-        names.update(inside if prefix == "." else (f"{prefix}/{n}" for n in inside))
+        relative.update(inside if prefix == "." else (f"{prefix}/{n}" for n in inside))
     return Snapshot(
-        root=root, names=FileNames(sorted(names)), dumps=sorted({os.path.relpath(d, root) for d in dumps})
+        root=root, names=FileNames(sorted(relative)), dumps=sorted({os.path.relpath(d, root) for d in dumps})
     )
 
 

@@ -19,6 +19,7 @@ would store an over-long value, gives the same outcome as PostgreSQL, which woul
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 import decimal
 import functools
@@ -27,6 +28,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Literal, NoReturn, cast, overload
 
 from catalogue import identities
 from catalogue.loader import schema
@@ -60,7 +62,7 @@ class Parsed:
     kind: str
     stamp: str
     rows: dict[str, list[tuple]] = field(default_factory=lambda: defaultdict(list))
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[LoadWarning] = field(default_factory=list)
     file: str = ""  # what errors call the file
     at: str = ""  # the JSON path of the record or row being read (``row``), for errors
     records: int = 0  # a dump's batch: how many of its records it read
@@ -135,7 +137,7 @@ class Fields:
         key = _BAD_CHARS.sub("\ufffd", key)  # a message must be storable too (a metric's name)
         return f"{self.path}.{key}" if self.path else key
 
-    def fail(self, key, message):
+    def fail(self, key, message) -> NoReturn:
         raise SnapshotError(self.file, self.at(key) if key != "" else self.path, message)
 
     def child(self, value, path: str) -> Fields:
@@ -163,13 +165,14 @@ class Fields:
             return self._optional(required, lambda: self.fail(key, f"expected an object, got {_type(value)}"))
         return self.child(value, self.at(key))
 
-    def objects(self, key) -> list[Fields | object]:
+    def objects(self, key) -> list[Fields]:
         """The items of a list of objects; an item that is no object fails when it is read as one."""
         base = self.at(key)
         return [
             self.child(item, f"{base}[{i}]")
             if isinstance(item, dict)
-            else _NotAnObject(self, f"{base}[{i}]", item)
+            # stands in for the Fields it should have been: its first read raises the error
+            else cast(Fields, _NotAnObject(self, f"{base}[{i}]", item))
             for i, item in enumerate(self.list(key))
         ]
 
@@ -182,7 +185,12 @@ class Fields:
             self.fail(key, f"expected a list, got {_type(value)}")
         return value
 
-    def str(self, key, required=False, max_length=None, blank=True) -> str | None:
+    # A required text is a text: reading it raises or gives one (the type checker is told so).
+    @overload
+    def str(self, key, required: Literal[True], max_length=None, blank=True) -> builtins.str: ...
+    @overload
+    def str(self, key, required: bool = False, max_length=None, blank=True) -> builtins.str | None: ...
+    def str(self, key, required: bool = False, max_length=None, blank=True) -> builtins.str | None:
         """A text; ``max_length`` defaults to the cap on free text (``schema.MAX_TEXT_CHARS``)."""
         # The common case, a fitting text (or nothing) with nothing to replace, answered here:
         # the most called reader of a load. Anything else takes the full path, as ever.
@@ -199,7 +207,7 @@ class Fields:
             return value
         return self._optional(required, lambda: self._str(key, required, max_length, blank))
 
-    def _str(self, key, required, max_length, blank) -> str | None:
+    def _str(self, key, required, max_length, blank) -> builtins.str | None:
         value = self._get(key, required)
         if value is None:
             return None
@@ -214,7 +222,11 @@ class Fields:
             self.fail(key, "must not be empty")
         return value
 
-    def choice(self, key, choices, required=False) -> str | None:
+    @overload
+    def choice(self, key, choices, required: Literal[True]) -> builtins.str: ...
+    @overload
+    def choice(self, key, choices, required: bool = False) -> builtins.str | None: ...
+    def choice(self, key, choices, required: bool = False) -> builtins.str | None:
         def read():
             value = self._str(key, required, None, True)
             allowed = _choice_values(choices)
@@ -283,7 +295,11 @@ class Fields:
 
         return self._optional(False, read)
 
-    def url(self, key, required=False, max_length=1000) -> str | None:
+    @overload
+    def url(self, key, required: Literal[True], max_length=1000) -> builtins.str: ...
+    @overload
+    def url(self, key, required: bool = False, max_length=1000) -> builtins.str | None: ...
+    def url(self, key, required: bool = False, max_length=1000) -> builtins.str | None:
         def read():
             value = self._str(key, required, max_length, True)
             if value is None or value == "":

@@ -16,7 +16,7 @@ from catalogue.models.provenance import Harvested
 class NamedQuerySet(models.QuerySet):
     """What every vocabulary (areas, tasks, methods, datasets) is searched by."""
 
-    name_fields = ("name", "slug")
+    name_fields: tuple[str, ...] = ("name", "slug")
 
     def named_like(self, words: list[str]):
         """Rows in whose name (or id) every word occurs (``catalogue.search.words`` splits a query)."""

@@ -106,7 +106,7 @@ def areas() -> Counts:
     )
 
 
-def tasks() -> tuple[Counts, list[str]]:
+def tasks() -> tuple[Counts, list[LoadWarning]]:
     counts = merge_named(
         schema.TASK,
         "catalogue_task",
@@ -142,7 +142,7 @@ def collections() -> Counts:
     )
 
 
-def methods() -> tuple[Counts, list[str]]:
+def methods() -> tuple[Counts, list[LoadWarning]]:
     # One document can name a method twice (in ``methods`` and ``methods_introduced``);
     # the mention that states a full name wins over the one that does not.
     counts = merge_named(
@@ -165,7 +165,7 @@ def methods() -> tuple[Counts, list[str]]:
     return counts, aliases_of("method", "method", "/method/")
 
 
-def datasets() -> tuple[Counts, list[str]]:
+def datasets() -> tuple[Counts, list[LoadWarning]]:
     counts = merge_named(
         schema.DATASET,
         "catalogue_dataset",
