@@ -19,7 +19,7 @@ def client_address(request) -> str:
     hops = settings.TRUSTED_PROXIES
     if not hops:
         return remote
-    forwarded = [entry.strip() for entry in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [entry.strip() for entry in request.headers.get("x-forwarded-for", "").split(",")]
     forwarded = [entry for entry in forwarded if entry]
     if len(forwarded) < hops:
         return remote  # the request did not come through all our proxies: nothing to believe

@@ -166,7 +166,6 @@ def cache_from_url(url: str | None) -> dict:
 
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL"))}
 
-DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
