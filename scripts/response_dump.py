@@ -8,7 +8,8 @@ and diff. It builds a fresh SQLite database (or uses ``DATABASE_URL`` as it is, 
 then be empty), loads the snapshot(s) with ``load_snapshot``, and fetches through Django's
 test client every page of every object (papers and their old addresses, code entries and
 bodies, repositories, leaderboards, tasks, methods), the list pages under each sort and
-filter with three pages of each, search with facets, the sitemaps, and every API list
+filter with three pages of each, search with facets, the sitemaps, one page of every other public
+page kind the URLconf routes (``catalogue.public_pages``), and every API list
 (page and cursor mode, each filter), detail and child list. Each answer is one file: the
 status, the headers that carry meaning (type, location, link, allow) and the body.
 """
@@ -140,6 +141,96 @@ def urls_of_pages(d: Dumper) -> None:
         d.walk(f"/method/{seg(slug)}", pages=2)
     d.get("/paper/no-such-paper")
     d.get("/code/no-such-entry")
+    urls_of_every_kind(d)
+
+
+def _first(rows, field: str):
+    return rows.order_by(field).values_list(field, flat=True).first()
+
+
+def _kind_addresses() -> dict:
+    """Per public page kind: an address of it read from the rows (None: the data holds none)."""
+    from django.urls import NoReverseMatch, reverse
+
+    from catalogue import models as m
+    from catalogue.browse import conferences
+
+    def at(name: str, value):
+        try:
+            return None if value is None else reverse(name, args=[value])
+        except NoReverseMatch:  # an author name that makes no address
+            return None
+
+    def under(name: str, value, tail: str):
+        url = at(name, value)
+        return url and url + tail
+
+    conference = next(iter(conferences.conferences().values()), None)
+    proceeding = conference.proceedings[0] if conference and conference.proceedings else None
+    return {
+        "home": lambda: "/",
+        "search": lambda: "/search",
+        "paper_list": lambda: "/papers/",
+        "papers_feed": lambda: "/papers/feed",
+        "paper": lambda: at("paper", _first(m.PaperSlug.objects, "slug")),
+        "paper_bibtex": lambda: under("paper", _first(m.PaperSlug.objects, "slug"), "/bibtex"),
+        "code_entry_list": lambda: "/code/",
+        "code_entry": lambda: at("code_entry", _first(m.CodeEntry.objects, "slug")),
+        "code_entry_feed": lambda: under("code_entry", _first(m.CodeEntry.objects, "slug"), "/feed"),
+        "code_body": lambda: at("code_body", _first(m.CodeBody.objects, "sha256_prefix")),
+        "repo": lambda: next((r.get_absolute_url() for r in m.Repo.objects.order_by("key")[:1]), None),
+        "sota": lambda: "/sota/",
+        "leaderboard": lambda: at("leaderboard", _first(m.Leaderboard.objects, "slug")),
+        "leaderboard_feed": lambda: under("leaderboard", _first(m.Leaderboard.objects, "slug"), "/feed"),
+        "area": lambda: at("area", _first(m.Area.objects, "slug")),
+        "task_list": lambda: "/tasks/",
+        "task": lambda: at("task", _first(m.Task.objects, "slug")),
+        "task_feed": lambda: under("task", _first(m.Task.objects, "slug"), "/feed"),
+        "task_leaderboards": lambda: under("task", _first(m.Task.objects, "slug"), "/leaderboards"),
+        "dataset_list": lambda: "/datasets/",
+        "dataset": lambda: at("dataset", _first(m.Dataset.objects, "slug")),
+        "dataset_leaderboards": lambda: under("dataset", _first(m.Dataset.objects, "slug"), "/leaderboards"),
+        "author": lambda: at("author", _first(m.Author.objects.exclude(name=""), "name")),
+        "proceeding_list": lambda: "/proceedings/",
+        "conference": lambda: conference and at("conference", conference.id),
+        "proceeding": lambda: proceeding and at("proceeding", proceeding.id),
+        "method_list": lambda: "/methods/",
+        "method": lambda: at("method", _first(m.Method.objects, "slug")),
+        "corrections": lambda: "/corrections/",
+        "corrections_feed": lambda: "/corrections/feed",
+        "about": lambda: "/about",
+        "attribution": lambda: "/attribution",
+        "data": lambda: "/data/",
+    }
+
+
+def urls_of_every_kind(d: Dumper) -> None:
+    """Every public page kind (catalogue.public_pages, read from the URLconf) at least once: those
+    the walk above did not reach, at an address read from the rows. A kind it cannot address stops
+    the dump: a new page is dumped once it is given an address in _kind_addresses."""
+    from urllib.parse import unquote, urlsplit
+
+    from django.urls import Resolver404, resolve
+
+    from catalogue.public_pages import public_page_kinds
+
+    kinds = public_page_kinds()
+    by_view = {kind.view: kind.name for kind in kinds}
+    reached = set()
+    for url in d.seen:
+        try:
+            reached.add(by_view.get(resolve(unquote(urlsplit(url).path)).func))
+        except Resolver404:
+            continue
+    addresses = _kind_addresses()
+    unknown = [kind.name for kind in kinds if kind.name not in addresses]
+    if unknown:
+        sys.exit(
+            f"response_dump: no address for the public page kinds {', '.join(unknown)} (_kind_addresses)"
+        )
+    for kind in kinds:
+        if kind.name not in reached and (url := addresses[kind.name]()):
+            d.get(url)
 
 
 API = "/api/v1"

@@ -5,38 +5,15 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from tests.pages import seed_pages
+
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = sorted((ROOT / "fixtures").glob("*.json"))
 CODE_SEEDS = [s for s in SEEDS if not s.name.startswith("003")]
 PAPER_SEED = next(s for s in SEEDS if s.name.startswith("003"))
-# One public page of each kind, all of them filled by the seeds (security and browser tests).
-SEED_PAGE_KINDS = [
-    "/",
-    "/search?q=training",
-    "/papers/",
-    "/paper/gpipe-efficient-training-of-giant-neural",
-    "/code/",
-    "/code/forward-step-func",
-    "/body/c233d4777fc58003",
-    "/repo/pytorch/pippy",
-    "/sota/image-classification-on-imagenet",
-    "/task/image-classification",
-    "/method/gpipe",
-    "/sota/",
-    "/area/tasks-in-no-area",
-    "/tasks/",
-    "/datasets/",
-    "/dataset/imagenet",
-    "/methods/",
-    "/author/Yanping%20Huang",
-    "/proceedings/",
-    "/conference/neurips",
-    "/proceeding/neurips-2019-12",
-    "/papers/feed",
-    "/about",
-    "/attribution",
-    "/data/",
-]
+# One public page of each kind, all of them filled by the seeds (security and browser tests): the
+# URLconf's public pages (catalogue.public_pages), each with its example in tests/pages.py.
+SEED_PAGE_KINDS = seed_pages()
 # The figures a code-entry document states (docs/SNAPSHOT-FORMAT.md), in one place for every test.
 FIGURES = (
     "n_papers",

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
-from catalogue.browse.queries import NO_AREA
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import SEEDS, load
+from tests.pages import seed_html_pages
 
 pytestmark = [
     pytest.mark.browser,
@@ -168,26 +168,7 @@ def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
 def test_pages_read_on_a_phone_in_both_themes(live_server, browser, color_scheme):
     reader = Reader(browser, live_server.url, color_scheme=color_scheme, width=390)
-    for path in (
-        "/",
-        "/search?q=training",
-        "/papers/",
-        "/paper/gpipe-efficient-training-of-giant-neural",
-        "/code/forward-step-func",
-        "/body/c233d4777fc58003",
-        "/repo/pytorch/pippy",
-        "/sota/image-classification-on-imagenet",
-        "/sota/",
-        f"/area/{NO_AREA}",
-        "/tasks/",
-        "/task/image-classification",
-        "/datasets/",
-        "/dataset/imagenet",
-        "/methods/",
-        "/method/gpipe",
-        "/author/Yanping%20Huang",
-        "/proceedings/",
-    ):
+    for path in seed_html_pages():  # every public page kind (catalogue.public_pages)
         page = reader.visit(path)
         # Wide tables scroll inside their own box; the page itself never scrolls sideways.
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

@@ -771,6 +771,60 @@ def test_queries_per_page_do_not_grow_with_rows(client, db, page):
     assert one == fifty, f"{url}: {one} queries with 1 row, {fifty} with 50"
 
 
+# Public page kinds (catalogue.public_pages) whose queries are counted for 1 and 50 rows by a
+# test of their own module, with rows built for them; and those not counted yet, with why.
+QUERY_COUNTS_ELSEWHERE = {
+    **dict.fromkeys(
+        ("sota", "area", "task_list", "dataset_list", "dataset", "task_leaderboards", "dataset_leaderboards"),
+        "test_browse::test_query_counts_do_not_grow_with_rows",
+    ),
+    **dict.fromkeys(
+        ("author", "proceeding"),
+        "test_browse::test_author_and_proceeding_pages_take_the_same_queries_for_1_or_50_papers",
+    ),
+    "method_list": "test_browse::test_method_pages_take_the_same_queries_for_1_or_50_methods",
+    "corrections": "test_corrections_public::test_query_counts_do_not_grow_with_corrections",
+    "corrections_feed": "test_corrections_public::test_query_counts_do_not_grow_with_corrections",
+    "papers_feed": "test_feeds::test_a_feed_holds_the_newest_fifty_in_the_same_number_of_queries_for_1_or_50",
+    "leaderboard_feed": "test_feeds::test_undated_entries_take_the_last_load_s_date_in_one_query_for_1_or_50",
+    "data": "test_data_page::"
+    "test_the_load_history_costs_the_same_queries_for_one_run_or_many_and_walks_them_all",
+}
+QUERY_COUNTS_NOT_YET = {
+    "paper_bibtex": "one paper's citation: no list in it",
+    "code_entry_feed": "the newest places of one entry, capped as /papers/feed is; no builder yet",
+    "task_feed": "the newest papers of one task, capped as /papers/feed is; no builder yet",
+    "conference": "its proceedings, a short list; no builder yet",
+    "proceeding_list": "every proceeding, remembered per data version (catalogue.browse.conferences)",
+    "about": "no rows",
+    "attribution": "the loaded sources and load history, a few rows; no builder yet",
+}
+
+
+def test_every_public_page_kind_has_its_queries_counted_or_says_why_not(db):
+    import importlib
+
+    from django.urls import resolve
+
+    from catalogue.public_pages import public_page_kinds
+
+    kinds = public_page_kinds()
+    by_view = {kind.view: kind.name for kind in kinds}
+    built = set()
+    for build in _builders().values():
+        url, _ = build()
+        match = resolve(url.split("?")[0])
+        if match.func in by_view:  # a sitemap is built too, and is no public page
+            built.add(by_view[match.func])
+    assert len(built) == 11
+    for where in set(QUERY_COUNTS_ELSEWHERE.values()):
+        module, test = where.split("::")
+        assert callable(getattr(importlib.import_module(f"tests.{module}"), test)), where
+    counted = [built, set(QUERY_COUNTS_ELSEWHERE), set(QUERY_COUNTS_NOT_YET)]
+    assert sum(map(len, counted)) == len(set().union(*counted))  # each kind in one place
+    assert set().union(*counted) == {kind.name for kind in kinds}  # a new page: count its queries
+
+
 def test_the_paper_page_is_five_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
     from django.contrib.auth import get_user_model
 
