@@ -714,7 +714,8 @@ def leaderboard_page(board: Leaderboard, metric: str = "") -> LeaderboardPage:
         value = metrics.parse((result.metrics or {}).get(metric)) if metric else None
         when = metrics.fractional_year(result.paper.month if result.paper else _month(result.paper_date))
         if value is not None and when is not None:
-            points.append(charts.Point(when, value, f"{result.model} ({result_source(result)})"))
+            label = f"{result.model} ({result_source(result)})"
+            points.append(charts.Point(when, value, label, result.model))
     return LeaderboardPage(
         results=ordered,
         metric=metric,

@@ -614,13 +614,15 @@ def test_counts_take_the_singular_for_one(client, loaded_seeds):
     # An entry found in one place, and a paper with one harvested sample, are common.
     found = html(client, "/search?q=stage_backward&kind=entry")
     assert "1 place in 1 paper</span>" in found
-    assert re.search(r"\d+ of 1 body ran", found)
+    # issue 37: a count of "ran" says how many of those were instrument failures
+    assert re.search(r"of 1 body, (0 ran|1 ran, (none of them an|an) instrument failure)<", found)
     many = html(client, "/search?q=forward_step_func&kind=entry")
-    assert "5 places in 5 papers</span><span>2 of 4 bodies ran" in many
+    assert "5 places in 5 papers</span><span>of 4 bodies, 2 ran, 1 of them an instrument failure<" in many
     one = html(client, "/paper/frugal-memory-efficient-optimization-by")
-    assert "<dd>1 sample, 0 ran, 1 repository</dd>" in one
+    assert "<dd>1 sample, 0 ran; 1 repository</dd>" in one
     gpipe = html(client, "/paper/gpipe-efficient-training-of-giant-neural")
-    assert "<dd>25 samples, 1 ran, 3 repositories</dd>" in gpipe
+    # its one body that ran is ran_draft_wrong: a failure of the instrument
+    assert "<dd>25 samples, 1 ran, an instrument failure; 3 repositories</dd>" in gpipe
 
 
 def test_search_without_words_shows_the_box(client, loaded_seeds):
@@ -771,22 +773,23 @@ def test_queries_per_page_do_not_grow_with_rows(client, db, page):
     assert one == fifty, f"{url}: {one} queries with 1 row, {fifty} with 50"
 
 
-def test_the_paper_page_is_five_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
+def test_the_paper_page_is_six_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
     from django.contrib.auth import get_user_model
 
     from catalogue import curation
 
     # the paper with its authors' names and whether it has corrections, its places (with entry,
-    # body, repository and code flags), results, topics, code links; an active title correction
-    # and status corrections of its places are one query each
-    assert _queries(client, GPIPE) == 5
+    # body, repository and code flags), results, topics, code links, the rows of the boards its
+    # results are on (its "Ranked #N", issue 37); an active title correction and status
+    # corrections of its places are one query each
+    assert _queries(client, GPIPE) == 6
     paper = m.Paper.objects.get(arxiv_id="1811.06965")
     curator = get_user_model().objects.create(username="curator")
     for sample in m.Sample.objects.filter(paper=paper).order_by("id")[:2]:
         curation.correct_status(sample, "ran", user=curator, reason="ran", expected_version=None)
-    assert _queries(client, GPIPE) == 6
-    curation.correct_title(paper, "GPipe, corrected", user=curator, expected_version=None)
     assert _queries(client, GPIPE) == 7
+    curation.correct_title(paper, "GPipe, corrected", user=curator, expected_version=None)
+    assert _queries(client, GPIPE) == 8
 
 
 # --- the page cache -----------------------------------------------------------------
