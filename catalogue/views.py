@@ -38,6 +38,7 @@ from catalogue import (
     pasted,
     provenance,
     queries,
+    related,
     search,
 )
 from catalogue.browse import queries as browse_queries
@@ -474,6 +475,7 @@ def paper_detail(request, slug: str):
         paper_figures=data.figures,
         chart=chart,
         board_ranks=boards.ranks_of_paper(paper) if data.results else {},
+        related=related.related_papers(paper),
         jsonld=jsonld.scholarly_article(paper, paper.author_names, url),
         bibtex=citations.bibtex(paper, paper.author_names, url),
         citation_meta=citations.meta_tags(paper, paper.author_names),

@@ -774,23 +774,23 @@ def test_queries_per_page_do_not_grow_with_rows(client, db, page):
     assert one == fifty, f"{url}: {one} queries with 1 row, {fifty} with 50"
 
 
-def test_the_paper_page_is_six_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
+def test_the_paper_page_is_seven_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
     from django.contrib.auth import get_user_model
 
     from catalogue import curation
 
     # the paper with its authors' names and whether it has corrections, its places (with entry,
     # body, repository and code flags), results, topics, code links, the rows of the boards its
-    # results are on (its "Ranked #N", issue 37); an active title correction and status
-    # corrections of its places are one query each
-    assert _queries(client, GPIPE) == 6
+    # results are on (its "Ranked #N", issue 37), its related papers (issue 37); an active
+    # title correction and status corrections of its places are one query each
+    assert _queries(client, GPIPE) == 7
     paper = m.Paper.objects.get(arxiv_id="1811.06965")
     curator = get_user_model().objects.create(username="curator")
     for sample in m.Sample.objects.filter(paper=paper).order_by("id")[:2]:
         curation.correct_status(sample, "ran", user=curator, reason="ran", expected_version=None)
-    assert _queries(client, GPIPE) == 7
-    curation.correct_title(paper, "GPipe, corrected", user=curator, expected_version=None)
     assert _queries(client, GPIPE) == 8
+    curation.correct_title(paper, "GPipe, corrected", user=curator, expected_version=None)
+    assert _queries(client, GPIPE) == 9
 
 
 # --- the page cache -----------------------------------------------------------------
