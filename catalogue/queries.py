@@ -195,6 +195,8 @@ class PaperSort(models.TextChoices):
     DATE = "date", "newest first"
     TITLE = "title", "title"
     SAMPLES = "samples", "most samples"
+    ADDED = "added", "recently added"
+    CODE = "code", "most code"
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,9 @@ PAPER_KEYS = {
     PaperSort.DATE: [Key("month", True, str), Key("id", True, int)],
     PaperSort.TITLE: [Key("title", False, str), Key("slug", False, str)],  # the API's order too
     PaperSort.SAMPLES: [Key("n_samples", True, int), Key("id", True, int)],  # catalogue.counters
+    # ids grow with each load's new papers: the catalogue took the highest last (the primary key)
+    PaperSort.ADDED: [Key("id", True, int)],
+    PaperSort.CODE: [Key("n_code_links", True, int), Key("id", True, int)],  # catalogue.counters
 }
 
 
