@@ -70,3 +70,17 @@ def test_both_orders_read_the_same_queries_for_a_page_of_1_and_of_50(client):
         make_code_link(paper=make_paper())
     counters.refresh()
     assert [count("/papers/?sort=code"), count("/papers/?sort=added")] == one
+
+
+def test_the_migration_counts_what_a_load_counts(client):
+    """Migration 0025 counts existing papers' code links with its own frozen copy of the SQL."""
+    import importlib
+
+    migration = importlib.import_module("catalogue.migrations.0025_paper_n_code_links")
+    load(*SEEDS)
+    expected = {p.slug: p.n_code_links for p in m.Paper.objects.all()}
+    m.Paper.objects.update(n_code_links=0)
+    with connection.cursor() as cursor:
+        cursor.execute(migration.COUNT_CODE_LINKS)
+    assert {p.slug: p.n_code_links for p in m.Paper.objects.all()} == expected
+    assert max(expected.values()) == 13
