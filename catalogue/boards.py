@@ -269,11 +269,11 @@ def download_links(request, board: Leaderboard) -> dict[str, str]:
 
 def badge_example(request, board: Leaderboard, results: list[Result]) -> dict[str, str] | None:
     """The badge of the board's first row that names a paper: its image, its Markdown to copy."""
-    first = next((result for result in results if result.paper_id), None)
-    if first is None:
+    paper = next((result.paper for result in results if result.paper is not None), None)
+    if paper is None:
         return None
-    image = reverse("badge_svg", args=[first.paper.slug, board.slug])
-    alt = f"{first.paper.title or first.paper.slug} on {board.task.name} on {board.dataset.name}"
+    image = reverse("badge_svg", args=[paper.slug, board.slug])
+    alt = f"{paper.title or paper.slug} on {board.task.name} on {board.dataset.name}"
     absolute_image = request.build_absolute_uri(image)
     return {
         "image": image,
@@ -282,7 +282,7 @@ def badge_example(request, board: Leaderboard, results: list[Result]) -> dict[st
         + "\n\nor through shields.io:\n"
         + badge_markdown(
             "https://img.shields.io/endpoint.svg?url="
-            + request.build_absolute_uri(reverse("badge", args=[first.paper.slug, board.slug])),
+            + request.build_absolute_uri(reverse("badge", args=[paper.slug, board.slug])),
             request.build_absolute_uri(board.get_absolute_url()),
             alt,
         ),
