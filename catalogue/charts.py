@@ -6,6 +6,7 @@ dark themes, and a strict CSP needs no ``style-src 'unsafe-inline'``). Every cha
 every label in it is escaped: the data is untrusted.
 """
 
+import math
 from dataclasses import dataclass
 
 from django.utils.html import format_html, format_html_join
@@ -71,6 +72,7 @@ class Point:
     x: float  # a date as a fractional year (2018.87 ≈ mid-November 2018)
     y: float
     label: str  # what the point is, for its tooltip and the text alternative
+    name: str = ""  # the model's name alone: the label a state-of-the-art point carries on the chart
 
 
 def best_so_far(points: list[Point], *, lower_is_better: bool) -> list[Point]:
@@ -86,11 +88,69 @@ def best_so_far(points: list[Point], *, lower_is_better: bool) -> list[Point]:
     return frontier
 
 
+def _month_of(x: float) -> str:
+    year = int(x)
+    month = min(12, max(1, round((x - year) * 12) + 1))
+    return f"{year}-{month:02d}"
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A chart point as its table alternative lists it."""
+
+    when: str  # YYYY-MM
+    label: str
+    value: str
+    best: bool  # it set a new best
+
+
+def table_rows(points: list[Point], *, lower_is_better: bool) -> list[TableRow]:
+    """The chart's points as rows of a table (its alternative for screen readers), in date order."""
+    frontier = {id(p) for p in best_so_far(points, lower_is_better=lower_is_better)}
+    return [
+        TableRow(_month_of(p.x), p.label, _number(p.y), id(p) in frontier)
+        for p in sorted(points, key=lambda p: (p.x, p.label))
+    ]
+
+
+def _nice_step(span: float, most: int) -> float:
+    """A step of 1, 2 or 5 × 10^k that cuts ``span`` into at most ``most`` parts."""
+    raw = span / max(most, 1)
+    power = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
+    for factor in (1, 2, 5, 10):
+        if factor * power >= raw:
+            return factor * power
+    return 10 * power
+
+
+def _ticks(low: float, high: float, most: int) -> list[float]:
+    step = _nice_step(high - low, most)
+    first = math.ceil(low / step - 1e-9) * step
+    ticks, value = [], first
+    while value <= high + step * 1e-9:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def _tick_text(value: float, step: float) -> str:
+    decimals = max(0, -math.floor(math.log10(step))) if step < 1 else 0
+    return f"{value:,.{decimals}f}"
+
+
+# How many state-of-the-art points carry their model's name on the chart (the newest ones; the
+# table alternative and the description name every one).
+NAMED_POINTS = 5
+
+
 def metric_over_time(points: list[Point], *, chart_id: str, metric: str, lower_is_better: bool) -> SafeString:
-    """Each result as a dot at (paper date, value), and the best so far as a step line."""
+    """Each result as a dot at (paper date, value), the best so far as a step line, its newest
+    steps named by model, year ticks on the date axis and round-number ticks on the value axis,
+    each axis titled. Drawn 420 units wide with 13-unit text, so a phone's 360-pixel column still
+    shows it at about 11 px (the page's CSS keeps it from growing past 36rem)."""
     if not points:
         return SafeString("")
-    width, height, left, right, top, bottom = 560, 260, 64, 16, 16, 36
+    width, height, left, right, top, bottom = 420, 300, 58, 14, 14, 52
     xs, ys = [p.x for p in points], [p.y for p in points]
     x0, x1 = min(xs), max(xs)
     y0, y1 = min(ys), max(ys)
@@ -116,25 +176,74 @@ def metric_over_time(points: list[Point], *, chart_id: str, metric: str, lower_i
         '<circle cx="{}" cy="{}" r="4" class="chart-dot"><title>{}: {}</title></circle>',
         ((sx(p.x), sy(p.y), p.label, _number(p.y)) for p in points),
     )
+    base, plot_right = height - bottom, width - right
+    year_step = max(1, int(_nice_step(x1 - x0, 5)))
+    years = [y for y in range(math.ceil(x0), math.floor(x1) + 1) if y % year_step == 0]
+    y_step = _nice_step(y1 - y0, 5)
+    ticks = [
+        format_html(
+            '<line x1="{x}" y1="{b}" x2="{x}" y2="{b5}" class="chart-axis"></line>'
+            '<text x="{x}" y="{bl}" class="chart-label" text-anchor="middle">{year}</text>',
+            x=sx(year),
+            b=base,
+            b5=base + 5,
+            bl=base + 18,
+            year=year,
+        )
+        for year in years
+    ] + [
+        format_html(
+            '<line x1="{l5}" y1="{y}" x2="{l}" y2="{y}" class="chart-axis"></line>'
+            '<text x="{lt}" y="{yt}" class="chart-label" text-anchor="end">{value}</text>',
+            l5=left - 5,
+            l=left,
+            y=sy(value),
+            lt=left - 8,
+            yt=sy(value) + 4,
+            value=_tick_text(value, y_step),
+        )
+        for value in _ticks(y0, y1, 5)
+    ]
     axes = format_html(
         '<line x1="{l}" y1="{b}" x2="{r}" y2="{b}" class="chart-axis"></line>'
-        '<line x1="{l}" y1="{t}" x2="{l}" y2="{b}" class="chart-axis"></line>'
-        '<text x="{l}" y="{bl}" class="chart-label">{xmin}</text>'
-        '<text x="{r}" y="{bl}" class="chart-label" text-anchor="end">{xmax}</text>'
-        '<text x="{yl}" y="{b}" class="chart-label" text-anchor="end">{ymin}</text>'
-        '<text x="{yl}" y="{tl}" class="chart-label" text-anchor="end">{ymax}</text>',
+        '<line x1="{l}" y1="{t}" x2="{l}" y2="{b}" class="chart-axis"></line>{ticks}'
+        '<text x="{mid}" y="{xt}" class="chart-axis-title" text-anchor="middle">Paper date</text>'
+        '<text x="{yx}" y="{ymid}" class="chart-axis-title" text-anchor="middle" '
+        'transform="rotate(-90 {yx} {ymid})">{metric}</text>',
         l=left,
-        r=width - right,
+        r=plot_right,
         t=top,
-        b=height - bottom,
-        bl=height - bottom + 20,
-        yl=left - 6,
-        tl=top + 10,
-        xmin=int(x0),
-        xmax=int(x1),
-        ymin=_number(y0),
-        ymax=_number(y1),
+        b=base,
+        ticks=mark_safe("".join(ticks)),  # each built by format_html
+        mid=round((left + plot_right) / 2, 1),
+        xt=height - 8,
+        yx=14,
+        ymid=round((top + base) / 2, 1),
+        metric=metric,
     )
+    names = []
+    placed: list[tuple[float, float, float]] = []  # (y, x from, x to) of the names drawn
+    for p in reversed(frontier[-NAMED_POINTS:]):
+        name = p.name or p.label
+        name = name if len(name) <= 24 else name[:23] + "…"
+        x, y = sx(p.x), sy(p.y)
+        span = len(name) * 7 + 8
+        right_side = x + span <= plot_right
+        x_from, x_to = (x + 7, x + 7 + span) if right_side else (x - 7 - span, x - 7)
+        ty = y - 6 if y - 6 > top + 10 else y + 16
+        overlaps = any(abs(ty - py) < 14 and x_from < pto and x_to > pfrom for py, pfrom, pto in placed)
+        if x_from < left or overlaps:
+            continue
+        placed.append((ty, x_from, x_to))
+        names.append(
+            format_html(
+                '<text x="{}" y="{}" class="chart-name" text-anchor="{}">{}</text>',
+                x + 7 if right_side else x - 7,
+                ty,
+                "start" if right_side else "end",
+                name,
+            )
+        )
     best = frontier[-1]
     desc = (
         f"{len(points)} results with a date and a numeric {metric}, "
@@ -145,7 +254,7 @@ def metric_over_time(points: list[Point], *, chart_id: str, metric: str, lower_i
     return format_html(
         '<svg class="chart chart-time" role="img" viewBox="0 0 {} {}" aria-labelledby="{}-t {}-d">'
         '<title id="{}-t">Best {} over paper date</title><desc id="{}-d">{}</desc>'
-        '{}<path d="{}" class="chart-frontier"></path>{}</svg>',
+        '{}<path d="{}" class="chart-frontier"></path>{}{}</svg>',
         width,
         height,
         chart_id,
@@ -157,4 +266,5 @@ def metric_over_time(points: list[Point], *, chart_id: str, metric: str, lower_i
         axes,
         " ".join(steps),
         dots,
+        mark_safe("".join(names)),  # each built by format_html
     )

@@ -1,5 +1,5 @@
-"""Stored counts that lists sort by: places, papers and ran samples per code entry, samples per
-paper, papers and leaderboards per task, results per leaderboard.
+"""Stored counts that lists sort by: places, papers and ran samples per code entry, samples and
+code links per paper, papers and leaderboards per task, results per leaderboard.
 
 ``/code/`` lists entries by how many places they have and ``/papers/?sort=samples`` lists
 papers by how many code bodies they hold. Counting those per request means grouping
@@ -39,6 +39,7 @@ def refresh(
         if loaded or (loaded is None and entry_ids is None and paper_ids is None):
             changed += recount_tasks(cursor)
             changed += recount_leaderboards(cursor)
+            changed += recount_paper_code_links(cursor)
             changed += collect_author_names(cursor)
     return changed
 
@@ -52,6 +53,7 @@ def recount() -> dict[str, int]:
         for column in ENTRY_COUNTS:
             changed[f"CodeEntry.{column}"] = recount_entries(cursor, (column,))
         changed["Paper.n_samples"] = recount_papers(cursor)
+        changed["Paper.n_code_links"] = recount_paper_code_links(cursor)
         for column in TASK_COUNTS:
             changed[f"Task.{column}"] = recount_tasks(cursor, (column,))
         changed["Leaderboard.n_results"] = recount_leaderboards(cursor)
@@ -134,6 +136,25 @@ def recount_leaderboards(cursor) -> int:
                    ON r.leaderboard_id = b.id
         ) AS c
         WHERE catalogue_leaderboard.id = c.id AND catalogue_leaderboard.n_results <> c.n_results
+        """
+    )
+    return cursor.rowcount
+
+
+def recount_paper_code_links(cursor) -> int:
+    """Code links per paper (only a load changes them): one grouped pass over the links, and the
+    papers that had some and have none now set back to 0."""
+    cursor.execute(
+        """
+        UPDATE catalogue_paper SET n_code_links = c.n
+        FROM (
+            SELECT p.id, COALESCE(l.n, 0) AS n
+            FROM catalogue_paper p
+            LEFT JOIN (SELECT paper_id, COUNT(*) AS n FROM catalogue_codelink GROUP BY paper_id) l
+                   ON l.paper_id = p.id
+            WHERE p.n_code_links <> 0 OR l.n IS NOT NULL
+        ) AS c
+        WHERE catalogue_paper.id = c.id AND catalogue_paper.n_code_links <> c.n
         """
     )
     return cursor.rowcount

@@ -22,6 +22,7 @@ a body with places in several statuses counts under each status. What counts as 
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from django.db import connections, router
 from django.db.models import Count as CountAggregate
@@ -112,6 +113,8 @@ def repo_kind_definitions() -> dict[str, Count]:
     return {"samples": Count("body"), "ran": Count("body", RAN), "repositories": Count("repo")}
 
 
+# Of the bodies that ran, those whose status is a failure of the instrument, not of the code.
+INSTRUMENT_FAILURE_BODIES = Count("body", Condition("status", lambda: Status.instrument_failures()))
 # A paper document's ``n_pointer_only_for_licence``: bodies, not places.
 POINTER_ONLY_BODIES = Count("body", POINTER_ONLY)
 # Rows without a repository kind are counted under this name in ``by_repo_kind``.
@@ -210,6 +213,30 @@ class SampleFigures:
     def as_dict(self) -> dict:
         return dict(self.__dict__)
 
+    @property
+    def n_samples_ran_instrument_failures(self) -> int:
+        """Of ``n_samples_ran``, the bodies whose status is a failure of the instrument, not of the code."""
+        return sum(self.by_status.get(s, 0) for s in Status.instrument_failures())
+
+    @property
+    def ran_words(self) -> str:
+        """'240 ran, 109 of them instrument failures': every sentence that counts "ran" says so."""
+        return ran_words(self.n_samples_ran, self.n_samples_ran_instrument_failures)
+
+
+def ran_words(n_ran: int, n_failures: int) -> str:
+    """How many ran, and how many of those were failures of the instrument (``n_samples_ran``
+    counts them: a body ran when Syntology's instrument ran it, whatever it showed)."""
+    if not n_ran:
+        return "0 ran"
+    if not n_failures:
+        return f"{n_ran:,} ran, none of them an instrument failure"
+    if n_failures == n_ran == 1:
+        return "1 ran, an instrument failure"
+    if n_failures == 1:
+        return f"{n_ran:,} ran, 1 of them an instrument failure"
+    return f"{n_ran:,} ran, {n_failures:,} of them instrument failures"
+
 
 EMPTY = SampleFigures.of({})
 
@@ -283,6 +310,9 @@ class PaperFigures:
     summary: dict[str, int]  # status -> samples, zero statuses left out
     by_repo_kind: dict[str, dict[str, int]]  # kind -> {samples, ran, repositories}
     n_pointer_only_for_licence: int
+    # kind -> its "ran" in words, with the instrument failures among them (:func:`ran_words`);
+    # the page's, not the document's: by_repo_kind is the format's
+    ran_words_by_kind: dict[str, str] = dataclass_field(default_factory=dict)
 
 
 # What the definitions read of a place: the units counted and the fields conditions test.
@@ -332,6 +362,12 @@ def paper_figures_of(places: Iterable[Mapping]) -> PaperFigures:
             for kind, rows in sorted(kinds.items(), key=lambda item: (item[0] is not None, item[0] or ""))
         },
         n_pointer_only_for_licence=compute(places, {"n": POINTER_ONLY_BODIES})["n"],
+        ran_words_by_kind={
+            (kind or UNKNOWN_KIND): ran_words(
+                compute(rows, by_kind)["ran"], compute(rows, {"n": INSTRUMENT_FAILURE_BODIES})["n"]
+            )
+            for kind, rows in kinds.items()
+        },
     )
 
 

@@ -195,6 +195,8 @@ class PaperSort(models.TextChoices):
     DATE = "date", "newest first"
     TITLE = "title", "title"
     SAMPLES = "samples", "most samples"
+    ADDED = "added", "recently added"
+    CODE = "code", "most code"
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,9 @@ PAPER_KEYS = {
     PaperSort.DATE: [Key("month", True, str), Key("id", True, int)],
     PaperSort.TITLE: [Key("title", False, str), Key("slug", False, str)],  # the API's order too
     PaperSort.SAMPLES: [Key("n_samples", True, int), Key("id", True, int)],  # catalogue.counters
+    # ids grow with each load's new papers: the catalogue took the highest last (the primary key)
+    PaperSort.ADDED: [Key("id", True, int)],
+    PaperSort.CODE: [Key("n_code_links", True, int), Key("id", True, int)],  # catalogue.counters
 }
 
 
@@ -391,6 +396,7 @@ class LinkRow:
     is_official: bool | None
     mentioned_in_paper: bool | None
     framework: str
+    mentioned_in_github: bool | None = None
     sources: list[LinkSource] = dataclass_field(default_factory=list)
 
 
@@ -400,7 +406,8 @@ def paper_code_links(paper: Paper) -> list[LinkRow]:
     states it (a row each, joined). One query written for the page."""
     sql = (
         "SELECT l.id, r.owner, r.name, r.host, r.spdx, r.reach_status, l.repo_url, l.sub_path, "
-        "l.is_official, l.mentioned_in_paper, l.framework, d.kind, lb.slug, t.name, ds.name "
+        "l.is_official, l.mentioned_in_paper, l.framework, l.mentioned_in_github, "
+        "d.kind, lb.slug, t.name, ds.name "
         "FROM catalogue_codelink l JOIN catalogue_repo r ON r.id = l.repo_id "
         "LEFT JOIN catalogue_codelinksource x ON x.link_id = l.id "
         "LEFT JOIN catalogue_sourcedocument d ON d.id = x.document_id "
@@ -416,7 +423,7 @@ def paper_code_links(paper: Paper) -> list[LinkRow]:
         links: dict[int, LinkRow] = {}
         for row in cursor.fetchall():
             pk, owner, name, host, spdx, reach, url, sub_path, official, mentioned, framework = row[:11]
-            kind, board, task, dataset = row[11:]
+            in_github, kind, board, task, dataset = row[11:]
             link = links.get(pk)
             if link is None:
                 link = links[pk] = LinkRow(
@@ -427,6 +434,7 @@ def paper_code_links(paper: Paper) -> list[LinkRow]:
                     is_official=_flag(official),
                     mentioned_in_paper=_flag(mentioned),
                     framework=framework,
+                    mentioned_in_github=_flag(in_github),
                 )
             if kind:
                 link.sources.append(LinkSource(kind, board, f"{task} on {dataset}" if board else None))
@@ -714,7 +722,8 @@ def leaderboard_page(board: Leaderboard, metric: str = "") -> LeaderboardPage:
         value = metrics.parse((result.metrics or {}).get(metric)) if metric else None
         when = metrics.fractional_year(result.paper.month if result.paper else _month(result.paper_date))
         if value is not None and when is not None:
-            points.append(charts.Point(when, value, f"{result.model} ({result_source(result)})"))
+            label = f"{result.model} ({result_source(result)})"
+            points.append(charts.Point(when, value, label, result.model))
     return LeaderboardPage(
         results=ordered,
         metric=metric,

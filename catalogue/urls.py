@@ -9,7 +9,7 @@ find a paper by its arXiv id, as arxiv.org's own addresses do. A repository is
 from django.contrib.sitemaps import views as sitemap_views
 from django.urls import path, re_path, register_converter
 
-from catalogue import authors, feeds, views
+from catalogue import authors, board_views, feeds, views
 from catalogue.browse import views as browse
 from catalogue.sitemaps import SITEMAPS
 
@@ -77,6 +77,11 @@ urlpatterns = [
     # a proceeding is its id (catalogue.browse.conferences), as in the API
     path("proceeding/<segment:slug>", browse.proceeding_detail, name="proceeding"),
     path("sota/<segment:slug>/feed", views.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
+    # the board's rows as shown (its ?metric= and ?code=), every page of them: table.csv, table.json
+    path("sota/<segment:slug>/table.<segment:fmt>", board_views.leaderboard_table, name="leaderboard_table"),
+    # paperswithcode.com's badge addresses: shields.io endpoint JSON, and the badge as SVG
+    path("badge/<segment:paper>/<segment:board>.svg", board_views.badge_svg, name="badge_svg"),
+    path("badge/<segment:paper>/<segment:board>", board_views.badge_endpoint, name="badge"),
     path("task/<segment:slug>", views.task_detail, name="task"),
     path("task/<segment:slug>/feed", views.feed(feeds.TaskPapersFeed()), name="task_feed"),
     path("task/<segment:slug>/leaderboards", browse.task_leaderboards, name="task_leaderboards"),

@@ -26,6 +26,7 @@ from django.utils.encoding import escape_uri_path
 from django.views.decorators.http import require_safe
 
 from catalogue import (
+    boards,
     caching,
     charts,
     citations,
@@ -34,8 +35,10 @@ from catalogue import (
     history,
     jsonld,
     markup,
+    pasted,
     provenance,
     queries,
+    related,
     search,
 )
 from catalogue.browse import queries as browse_queries
@@ -170,7 +173,9 @@ def cache_bust_params() -> frozenset[str]:
     return frozenset({settings.CACHE_BUST_PARAM} - {""})
 
 
-def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | None = None):
+def cached_page(
+    view=None, /, *, reads: Iterable[str] = (), json: JsonForm | None = None, negotiate: bool = True
+):
     """A public page: its parameters, its JSON form and the shared response cache, for every page.
 
     - ``reads``: the query parameters the view reads. A request with any other, or with one
@@ -190,9 +195,11 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
       task's name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
       no CSRF token: every form is a GET), so one copy serves everyone. The cache itself, and
       the ETag / Last-Modified / Cache-Control it sends, are ``catalogue.caching``'s.
+    - ``negotiate=False``: the view answers in its own format whatever the Accept or the path's
+      suffix (a download such as ``/sota/<slug>/table.json``, a badge): no JSON form, no 406.
     """
     if view is None:
-        return partial(cached_page, reads=reads, json=json)
+        return partial(cached_page, reads=reads, json=json, negotiate=negotiate)
     known = frozenset(reads)
 
     @wraps(view)
@@ -210,7 +217,10 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
             )
         else:
             request.page_params = page_params
-            response = _represent(view, json, request, args, kwargs)
+            if negotiate:
+                response = _represent(view, json, request, args, kwargs)
+            else:
+                response = _cached(view, request, args, kwargs)
         patch_vary_headers(response, ["Accept"])
         return response
 
@@ -231,6 +241,10 @@ def _represent(view, json_form: JsonForm | None, request, args, kwargs) -> HttpR
     if request.get_preferred_type(["text/html", JSON]) == JSON:
         return _json_response(json_form, request, args, kwargs)
     request.json_form = _PageJsonForm(request, json_form, args, kwargs)
+    return _cached(view, request, args, kwargs)
+
+
+def _cached(view, request, args, kwargs) -> HttpResponse:
     if not caching.lifetime() or request.method != "GET":
         return view(request, *args, **kwargs)
     key, copy = caching.lookup(request, "page", request.page_params)
@@ -362,6 +376,9 @@ def home(request):
 )  # papers, entries, repos: no API list
 def search_view(request):
     q = param(request, "q")
+    named = pasted.recognise(q) if q else None
+    if named and named.paper:
+        return redirect(named.paper)  # an arXiv id, a DOI… pasted: its paper, if the catalogue holds it
     filters = queries.SearchFilters(
         kind=choice_param(request, "kind", queries.SearchKind.values),
         task=param(request, "task"),
@@ -387,6 +404,7 @@ def search_view(request):
         results=results,
         authors=authors,
         facet_limit=queries.SEARCH_FACET_LIMIT,
+        pasted=named,
     )
 
 
@@ -456,6 +474,8 @@ def paper_detail(request, slug: str):
         figures=sample_figures,
         paper_figures=data.figures,
         chart=chart,
+        board_ranks=boards.ranks_of_paper(paper) if data.results else {},
+        related=related.related_papers(paper),
         jsonld=jsonld.scholarly_article(paper, paper.author_names, url),
         bibtex=citations.bibtex(paper, paper.author_names, url),
         citation_meta=citations.meta_tags(paper, paper.author_names),
@@ -520,7 +540,7 @@ def code_entry_detail(request, slug: str):
         title=f"{entry.name} (code entry)",
         description=(
             f"{entry.name}: {entry_figures.n_places:,} places in {entry_figures.n_papers:,} papers, "
-            f"{entry_figures.n_samples:,} code bodies of which {entry_figures.n_samples_ran:,} ran."
+            f"{entry_figures.n_samples:,} code bodies: {entry_figures.ran_words}."
         ),
         feed_url=reverse("code_entry_feed", args=[entry.slug]),
     )
@@ -635,11 +655,20 @@ def _board_page_address(request, number: int) -> str:
     return escape_uri_path(request.path) + (f"?{query.urlencode()}" if query else "")
 
 
+def _board_json(request, slug: str) -> str:
+    if flag_param(request, "code"):
+        raise NoJsonForm(f"No JSON form of a board with code only: its rows are at {request.path}/table.json")
+    return api_url("evaluations", slug)
+
+
 @require_safe
-@cached_page(reads=("metric", "page"), json=lambda request, slug: api_url("evaluations", slug))
+@cached_page(reads=("metric", "page", "code"), json=_board_json)
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
-    data = queries.leaderboard_page(board, param(request, "metric"))
+    whole = queries.leaderboard_page(board, param(request, "metric"))
+    code = boards.code_of_papers_on(board)
+    with_code = flag_param(request, "code")
+    data = boards.with_board_ranks(whole, code, code_only=with_code)
     given = param(request, "page")
     rows = data.rows(int(given) if given.isascii() and given.isdigit() else 1, LEADERBOARD_ROWS)
     if given != (str(rows.number) if rows.number > 1 else ""):
@@ -658,7 +687,7 @@ def leaderboard_detail(request, slug: str):
     on_page = f", page {rows.number} of {rows.pages}" if rows.pages > 1 else ""
     meta = Meta(
         title=f"{title} (leaderboard{on_page})",
-        description=f"{len(data.results):,} results for {title}, {order}{on_page}.",
+        description=f"{len(whole.results):,} results for {title}, {order}{on_page}.",
         feed_url=reverse("leaderboard_feed", args=[board.slug]),
     )
     return _page(
@@ -672,13 +701,20 @@ def leaderboard_detail(request, slug: str):
         page_links=page_links,
         previous_page=page_links[rows.number - 2][1] if rows.number > 1 else "",
         next_page=page_links[rows.number][1] if rows.number < rows.pages else "",
-        n_results=len(data.results),
+        n_results=len(whole.results),
         results_api=api_url("evaluations", board.slug, "results"),
         metric=metric,
         metric_names=data.metric_names,
         lower_is_better=lower,
         direction=data.direction,
         chart=chart,
+        code=code,
+        with_code=with_code,
+        n_shown=len(data.results),
+        shown_last=rows.results[-1].board_rank if rows.results else 0,
+        downloads=boards.download_links(request, board),
+        chart_rows=charts.table_rows(data.over_time, lower_is_better=lower) if chart else [],
+        badge=boards.badge_example(request, board, whole.results),
     )
 
 

@@ -165,6 +165,11 @@ def _kind_addresses() -> dict:
         url = at(name, value)
         return url and url + tail
 
+    def _badge(tail: str):
+        rows = m.Result.objects.filter(paper__isnull=False).order_by("pk")
+        row = rows.values_list("paper__slug", "leaderboard__slug").first()
+        return row and f"/badge/{row[0]}/{row[1]}{tail}"
+
     conference = next(iter(conferences.conferences().values()), None)
     proceeding = conference.proceedings[0] if conference and conference.proceedings else None
     return {
@@ -201,6 +206,11 @@ def _kind_addresses() -> dict:
         "about": lambda: "/about",
         "attribution": lambda: "/attribution",
         "data": lambda: "/data/",
+        "leaderboard_table": lambda: under(
+            "leaderboard", _first(m.Leaderboard.objects, "slug"), "/table.csv"
+        ),
+        "badge_svg": lambda: _badge(".svg"),
+        "badge": lambda: _badge(""),
     }
 
 

@@ -50,14 +50,20 @@ SEED_EXAMPLES = {
     "about": "/about",
     "attribution": "/attribution",
     "data": "/data/",
+    "leaderboard_table": "/sota/image-classification-on-imagenet/table.csv",
+    "badge_svg": "/badge/gpipe-efficient-training-of-giant-neural/image-classification-on-imagenet.svg",
+    "badge": "/badge/gpipe-efficient-training-of-giant-neural/image-classification-on-imagenet",
 }
 
 
 # Kinds a browser saves instead of showing (Content-Disposition: attachment): the browser tests
 # cannot open them as pages, and need not (nothing of them runs).
-SAVED_NOT_SHOWN = {"paper_bibtex"}
+SAVED_NOT_SHOWN = {"paper_bibtex", "leaderboard_table"}
 # Kinds that are Atom feeds, not HTML pages: a browser shows them as XML, with no page layout.
 FEEDS = {"papers_feed", "code_entry_feed", "leaderboard_feed", "task_feed", "corrections_feed"}
+# Kinds that answer in a format of their own, not as an HTML page (a badge is an image, or the
+# JSON shields.io reads): a browser shows them, with no page layout.
+OWN_FORMAT = {"badge_svg": "image/svg+xml", "badge": "application/json"}
 
 
 class MissingExample(LookupError):
@@ -94,5 +100,5 @@ def seed_html_pages() -> list[str]:
     return [
         url
         for name, url in zip(kind_names(), seed_pages(), strict=True)
-        if name not in SAVED_NOT_SHOWN | FEEDS
+        if name not in SAVED_NOT_SHOWN | FEEDS | set(OWN_FORMAT)
     ]

@@ -116,6 +116,7 @@ def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
     hits = text(page, ".hits")
     assert "GPipe: Efficient Training of Giant Neural Networks" in hits
     assert "Counted over the best 1,000 matches" in text(page, ".facets")
+    assert page.locator(".facet").first.is_visible()  # beside the results, open, on a wide screen
     reader.shot("search")
 
     with page.expect_navigation():
@@ -157,6 +158,8 @@ def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
     assert "Top 1 Accuracy" in main
     assert "higher is better" in main
     assert page.locator("svg.chart-time").count() == 1
+    assert "#1 on this board, by Top 1 Accuracy" in main
+    assert page.locator(".facets").count() == 0
     reader.shot("leaderboard")
 
     page = reader.visit("/about")
@@ -177,6 +180,25 @@ def test_pages_read_on_a_phone_in_both_themes(live_server, browser, color_scheme
         assert background == ("rgb(255, 255, 255)" if color_scheme == "light" else "rgb(13, 17, 23)")
     reader.visit("/paper/gpipe-efficient-training-of-giant-neural")
     reader.shot(f"paper-phone-{color_scheme}")
+    # issue 37: the board's chart is legible on a phone (its smallest text at least 10 px high)
+    # and its code column, download links and badge are on the page without sideways scroll
+    page = reader.visit("/sota/image-classification-on-imagenet")
+    smallest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('svg.chart-time text')]"
+        ".map(t => t.getBoundingClientRect().height))"
+    )
+    assert smallest >= 10, smallest
+    assert page.locator("table th", has_text="Code").count() == 1
+    assert page.locator("a", has_text="CSV").count() == 1
+    reader.shot(f"leaderboard-phone-{color_scheme}")
+    # the search page: one search box, the results before the facets, which are folded
+    page = reader.visit("/search?q=training")
+    assert page.locator('input[type="search"]').count() == 1
+    first_hit = page.locator(".hit").first.bounding_box()
+    facets = page.locator(".facets").bounding_box()
+    assert first_hit["y"] < facets["y"]
+    assert not page.locator(".facet").first.is_visible()  # folded until opened
+    reader.shot(f"search-phone-{color_scheme}")
     assert reader.errors == []
     reader.close()
 
@@ -186,6 +208,8 @@ def test_pages_read_on_a_phone_in_both_themes(live_server, browser, color_scheme
         wide.shot("paper-dark")
         wide.visit("/")
         wide.shot("home-dark")
+        wide.visit("/sota/image-classification-on-imagenet")
+        wide.shot("leaderboard-dark")
         assert wide.errors == []
         wide.close()
 

@@ -61,3 +61,47 @@ def test_metric_over_time_draws_a_dot_per_result_and_says_which_is_best():
 
 def test_no_points_draw_no_chart():
     assert charts.metric_over_time([], chart_id="m", metric="x", lower_is_better=False) == ""
+
+
+def _board_points():
+    return [
+        charts.Point(2016.0, 70.0, "ResNet (Deep residual learning)", "ResNet"),
+        charts.Point(2017.5, 65.5, "Worse (a paper)", "Worse"),
+        charts.Point(2018.87, 84.4, "GPipe (GPipe: efficient training)", "GPipe"),
+        charts.Point(2021.2, 90.1, "ViT-H (An image is worth)", "ViT-H"),
+    ]
+
+
+def test_the_time_chart_titles_its_axes_ticks_its_years_and_values_and_names_its_best_models():
+    svg = str(
+        charts.metric_over_time(_board_points(), chart_id="m", metric="Top 1 Accuracy", lower_is_better=False)
+    )
+    assert '<text x="232.0" y="292" class="chart-axis-title" text-anchor="middle">Paper date</text>' in svg
+    assert re.search(r'class="chart-axis-title"[^>]*rotate\(-90[^>]*>Top 1 Accuracy</text>', svg)
+    years = re.findall(r'text-anchor="middle">(\d{4})</text>', svg)
+    assert years == ["2016", "2018", "2020"]  # every other year over five years
+    values = re.findall(r'class="chart-label" text-anchor="end">([\d.,]+)</text>', svg)
+    assert values == ["70", "75", "80", "85", "90"]  # round numbers, not the data's ends
+    names = re.findall(r'class="chart-name"[^>]*>([^<]+)</text>', svg)
+    assert sorted(names) == ["GPipe", "ResNet", "ViT-H"]  # the state-of-the-art points, by model
+    assert "Worse" not in names
+    assert 'viewBox="0 0 420 300"' in svg  # 13-unit text is ~11 px in a phone's 360 px column
+
+
+def test_only_the_newest_best_points_are_named_and_names_are_escaped():
+    points = [charts.Point(2000 + i, float(i), f"m{i}", f"<m{i}>") for i in range(12)]
+    svg = str(charts.metric_over_time(points, chart_id="m", metric="x", lower_is_better=False))
+    names = re.findall(r'class="chart-name"[^>]*>([^<]+)</text>', svg)
+    assert 0 < len(names) <= charts.NAMED_POINTS
+    assert "&lt;m11&gt;" in names
+    assert "<m11>" not in svg
+
+
+def test_the_charts_table_lists_every_point_by_date_and_marks_each_new_best():
+    rows = charts.table_rows(_board_points(), lower_is_better=False)
+    assert [(r.when, r.value, r.best) for r in rows] == [
+        ("2016-01", "70", True),
+        ("2017-07", "65.5", False),
+        ("2018-11", "84.4", True),
+        ("2021-03", "90.1", True),
+    ]

@@ -117,10 +117,13 @@ def test_recount_repairs_every_stored_count_says_which_and_then_has_nothing_to_c
     load(*CODE_SEEDS, PAPER_SEED, *archive_dumps.write(tmp_path / "dumps"))
     assert recount() == ["recount: nothing to change"]  # a load left them true
     entries, papers = CodeEntry.objects.count(), Paper.objects.filter(n_samples__gt=0).count()
+    linked = Paper.objects.filter(n_code_links__gt=0).count()
+    assert linked > 0
     tasks, boards = Task.objects.count(), Leaderboard.objects.count()
     names = set(AuthorName.objects.values_list("name", flat=True))
     CodeEntry.objects.update(n_places=1000, n_samples_ran=1000)
     Paper.objects.filter(n_samples__gt=0).update(n_samples=0)
+    Paper.objects.filter(n_code_links__gt=0).update(n_code_links=0)
     Task.objects.update(n_leaderboards=1000)
     Leaderboard.objects.update(n_results=1000)
     AuthorName.objects.create(name="Nobody Anywhere")
@@ -129,16 +132,19 @@ def test_recount_repairs_every_stored_count_says_which_and_then_has_nothing_to_c
         f"CodeEntry.n_places: {entries} rows changed",
         f"CodeEntry.n_samples_ran: {entries} rows changed",
         f"Paper.n_samples: {papers} rows changed",
+        f"Paper.n_code_links: {linked} rows changed",
         f"Task.n_leaderboards: {tasks} rows changed",
         f"Leaderboard.n_results: {boards} rows changed",
         "AuthorName: 1 row changed",
-        f"recount: {2 * entries + papers + tasks + boards + 1} rows changed in all",
+        f"recount: {2 * entries + papers + linked + tasks + boards + 1} rows changed in all",
     ]
     assert_counts_agree()
     for task in Task.objects.all():
         assert task.n_leaderboards == Leaderboard.objects.filter(task=task).count(), task.slug
     for board in Leaderboard.objects.all():
         assert board.n_results == board.results.count(), board.slug
+    for paper in Paper.objects.all():
+        assert paper.n_code_links == paper.code_links.count(), paper.slug
     assert set(AuthorName.objects.values_list("name", flat=True)) == names
     assert recount() == ["recount: nothing to change"]
 

@@ -129,11 +129,23 @@ def _aggregated_paper_figures(paper) -> figures.PaperFigures:
     kinds = figures.repo_kind_definitions()
     rows = places.values("repo_kind").annotate(**figures.aggregates(figures=kinds)).order_by()
     pointer_only = places.aggregate(**figures.aggregates(figures={"n": figures.POINTER_ONLY_BODIES}))["n"]
+    failures = (
+        places.values("repo_kind")
+        .annotate(**figures.aggregates(figures={"n": figures.INSTRUMENT_FAILURE_BODIES}))
+        .order_by()
+    )
+    failed = {(r["repo_kind"] or figures.UNKNOWN_KIND): r["n"] for r in failures}
     return figures.PaperFigures(
         samples=samples,
         summary=figures.summary(samples.by_status),
         by_repo_kind={(r["repo_kind"] or figures.UNKNOWN_KIND): {k: r[k] for k in kinds} for r in rows},
         n_pointer_only_for_licence=pointer_only,
+        ran_words_by_kind={
+            (r["repo_kind"] or figures.UNKNOWN_KIND): figures.ran_words(
+                r["ran"], failed[r["repo_kind"] or figures.UNKNOWN_KIND]
+            )
+            for r in rows
+        },
     )
 
 
@@ -261,3 +273,28 @@ def test_a_paper_s_figures_per_repository_kind():
     }
     assert stated.n_pointer_only_for_licence == 1
     assert stated.summary == {"ran": 1, "unverified": 2}
+
+
+@pytest.mark.parametrize(
+    ("ran", "failures", "words"),
+    [
+        (0, 0, "0 ran"),
+        (3, 0, "3 ran, none of them an instrument failure"),
+        (1, 1, "1 ran, an instrument failure"),
+        (2, 1, "2 ran, 1 of them an instrument failure"),
+        (240, 109, "240 ran, 109 of them instrument failures"),
+        (1508, 1200, "1,508 ran, 1,200 of them instrument failures"),
+    ],
+)
+def test_a_count_of_ran_says_how_many_were_instrument_failures(ran, failures, words):
+    assert figures.ran_words(ran, failures) == words
+
+
+def test_sample_figures_count_instrument_failures_among_those_that_ran():
+    values = {figures.by_status_name(s): 0 for s in Status.values}
+    values |= {"by_status_ran": 5, "by_status_ran_draft_wrong": 2, "by_status_ran_fixture": 1}
+    values |= {"by_status_unverified": 9}
+    shown = figures.SampleFigures.of(values)
+    assert shown.n_samples_ran == 8  # instrument failures included: the seeds' definition
+    assert shown.n_samples_ran_instrument_failures == 3
+    assert shown.ran_words == "8 ran, 3 of them instrument failures"

@@ -118,12 +118,14 @@ def _queries(client, url) -> int:
 def test_a_board_page_reads_the_same_queries_however_many_rows_and_whichever_page(client):
     board = _board(1)
     url = board.get_absolute_url()
-    # the board with its task and dataset; its results with their papers
-    assert _queries(client, url) == 2
+    # the board with its task and dataset; its results with their papers; the code of those
+    # papers (the code column, issue 37)
+    assert _queries(client, url) == 3
     paper = make_paper()
     for i in range(1, 250):
         make_result(leaderboard=board, paper=paper if i % 2 else None, metrics={"Accuracy": f"{i}%"})
-    assert [_queries(client, url + page) for page in ("", "?page=2", "?page=3")] == [2, 2, 2]
+    pages = ("", "?page=2", "?page=3", "?code=1")
+    assert [_queries(client, url + page) for page in pages] == [3, 3, 3, 3]
 
 
 @pytest.mark.parametrize(

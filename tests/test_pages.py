@@ -393,7 +393,8 @@ def test_figures_match_what_the_seed_document_states(client, loaded_seeds, seed_
     figures = re.findall(r"<dt>([^<]+)</dt><dd>([\d,]+)</dd>", page)
     shown = {label: int(value.replace(",", "")) for label, value in figures}
     assert shown["Places"] == doc["n_places"]
-    assert shown["pointer-only places"] == doc["n_places_pointer_only"]
+    # a sub-count that is 0 is not shown as a tile (issue 37)
+    assert shown.get("pointer-only places", 0) == doc["n_places_pointer_only"]
     assert shown["Code bodies (samples)"] == doc["n_samples"]
     assert shown["Samples ran"] == doc["n_samples_ran"]
     assert shown["Papers"] == doc["n_papers"]
@@ -614,13 +615,15 @@ def test_counts_take_the_singular_for_one(client, loaded_seeds):
     # An entry found in one place, and a paper with one harvested sample, are common.
     found = html(client, "/search?q=stage_backward&kind=entry")
     assert "1 place in 1 paper</span>" in found
-    assert re.search(r"\d+ of 1 body ran", found)
+    # issue 37: a count of "ran" says how many of those were instrument failures
+    assert re.search(r"of 1 body, (0 ran|1 ran, (none of them an|an) instrument failure)<", found)
     many = html(client, "/search?q=forward_step_func&kind=entry")
-    assert "5 places in 5 papers</span><span>2 of 4 bodies ran" in many
+    assert "5 places in 5 papers</span><span>of 4 bodies, 2 ran, 1 of them an instrument failure<" in many
     one = html(client, "/paper/frugal-memory-efficient-optimization-by")
-    assert "<dd>1 sample, 0 ran, 1 repository</dd>" in one
+    assert "<dd>1 sample, 0 ran; 1 repository</dd>" in one
     gpipe = html(client, "/paper/gpipe-efficient-training-of-giant-neural")
-    assert "<dd>25 samples, 1 ran, 3 repositories</dd>" in gpipe
+    # its one body that ran is ran_draft_wrong: a failure of the instrument
+    assert "<dd>25 samples, 1 ran, an instrument failure; 3 repositories</dd>" in gpipe
 
 
 def test_search_without_words_shows_the_box(client, loaded_seeds):
@@ -787,6 +790,10 @@ QUERY_COUNTS_ELSEWHERE = {
     "corrections_feed": "test_corrections_public::test_query_counts_do_not_grow_with_corrections",
     "papers_feed": "test_feeds::test_a_feed_holds_the_newest_fifty_in_the_same_number_of_queries_for_1_or_50",
     "leaderboard_feed": "test_feeds::test_undated_entries_take_the_last_load_s_date_in_one_query_for_1_or_50",
+    **dict.fromkeys(
+        ("leaderboard_table", "badge_svg", "badge"),
+        "test_boards::test_board_csv_badge_and_paper_ranks_read_the_same_queries_for_1_row_and_50",
+    ),
     "data": "test_data_page::"
     "test_the_load_history_costs_the_same_queries_for_one_run_or_many_and_walks_them_all",
 }
@@ -825,22 +832,23 @@ def test_every_public_page_kind_has_its_queries_counted_or_says_why_not(db):
     assert set().union(*counted) == {kind.name for kind in kinds}  # a new page: count its queries
 
 
-def test_the_paper_page_is_five_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
+def test_the_paper_page_is_seven_queries_and_one_more_per_kind_of_correction(client, loaded_seeds):
     from django.contrib.auth import get_user_model
 
     from catalogue import curation
 
     # the paper with its authors' names and whether it has corrections, its places (with entry,
-    # body, repository and code flags), results, topics, code links; an active title correction
-    # and status corrections of its places are one query each
-    assert _queries(client, GPIPE) == 5
+    # body, repository and code flags), results, topics, code links, the rows of the boards its
+    # results are on (its "Ranked #N", issue 37), its related papers (issue 37); an active
+    # title correction and status corrections of its places are one query each
+    assert _queries(client, GPIPE) == 7
     paper = m.Paper.objects.get(arxiv_id="1811.06965")
     curator = get_user_model().objects.create(username="curator")
     for sample in m.Sample.objects.filter(paper=paper).order_by("id")[:2]:
         curation.correct_status(sample, "ran", user=curator, reason="ran", expected_version=None)
-    assert _queries(client, GPIPE) == 6
+    assert _queries(client, GPIPE) == 8
     curation.correct_title(paper, "GPipe, corrected", user=curator, expected_version=None)
-    assert _queries(client, GPIPE) == 7
+    assert _queries(client, GPIPE) == 9
 
 
 # --- the page cache -----------------------------------------------------------------

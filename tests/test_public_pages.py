@@ -7,6 +7,7 @@ from catalogue import views
 from catalogue.public_pages import public_page_kinds
 from tests.pages import (
     FEEDS,
+    OWN_FORMAT,
     SAVED_NOT_SHOWN,
     SEED_EXAMPLES,
     MissingExample,
@@ -30,8 +31,8 @@ def test_every_view_cached_page_marks_is_a_kind_and_nothing_else_is():
 def test_every_public_page_kind_has_an_example_and_every_example_a_kind():
     assert set(SEED_EXAMPLES) == set(kind_names())
     assert len(seed_pages()) == len(kind_names())
-    assert set(kind_names()) >= FEEDS | SAVED_NOT_SHOWN
-    assert len(seed_html_pages()) == len(kind_names()) - len(FEEDS | SAVED_NOT_SHOWN)
+    assert set(kind_names()) >= FEEDS | SAVED_NOT_SHOWN | set(OWN_FORMAT)
+    assert len(seed_html_pages()) == len(kind_names()) - len(FEEDS | SAVED_NOT_SHOWN | set(OWN_FORMAT))
 
 
 def test_a_kind_without_an_example_is_refused_by_name():
@@ -53,6 +54,8 @@ def test_each_example_is_of_its_kind_and_answers_on_the_seeds(client, loaded_see
         assert shown_as == "application/atom+xml", url
     elif kind.name in SAVED_NOT_SHOWN:
         assert response["Content-Disposition"].startswith("attachment"), url
+    elif kind.name in OWN_FORMAT:
+        assert shown_as == OWN_FORMAT[kind.name], url
     else:
         assert shown_as == "text/html", url
 

@@ -32,6 +32,9 @@ FROM_ROWS = {
     "code_entry_feed": lambda: f"/code/{_first(CodeEntry, 'slug')}/feed",
     "leaderboard": lambda: f"/sota/{_first(Leaderboard, 'slug')}",
     "leaderboard_feed": lambda: f"/sota/{_first(Leaderboard, 'slug')}/feed",
+    "leaderboard_table": lambda: f"/sota/{_first(Leaderboard, 'slug')}/table.csv",
+    "badge_svg": lambda: f"/badge/{PAPER.rsplit('/', 1)[1]}/{_first(Leaderboard, 'slug')}.svg",
+    "badge": lambda: f"/badge/{PAPER.rsplit('/', 1)[1]}/{_first(Leaderboard, 'slug')}",
     "dataset": lambda: f"/dataset/{_first(Dataset, 'slug')}",
     "dataset_leaderboards": lambda: f"/dataset/{_first(Dataset, 'slug')}/leaderboards",
     "author": lambda: reverse("author", args=[_first(Author.objects.exclude(name=""), "name")]),
@@ -63,6 +66,18 @@ API = [
     "/api/v1/code-entries/",
     "/api/v1/samples/",
 ]
+
+
+# Answers that are data, not markup: a citation, a board's CSV, a badge's shields.io JSON hold the
+# text as written; no browser renders them as markup, and none may sniff one.
+DATA_FORMATS = ("application/x-bibtex", "text/csv", "application/json")
+
+
+def _is_data(response) -> bool:
+    if not response["Content-Type"].startswith(DATA_FORMATS):
+        return False
+    assert response["X-Content-Type-Options"] == "nosniff", response["Content-Type"]
+    return True
 
 
 @pytest.fixture
@@ -99,9 +114,7 @@ def test_public_pages_show_hostile_text_as_text(client, hostile, url):
     html = response.content.decode()
     if url not in NO_HOSTILE_TEXT:
         assert "alert(" in html
-    if response["Content-Type"].startswith("application/x-bibtex"):
-        # a citation, as written: no browser renders it as markup (and it may not sniff one)
-        assert response["X-Content-Type-Options"] == "nosniff"
+    if _is_data(response):
         return
     assert_inert(html, where=url)
     for content in re.findall(r'content="([^"]*)"', html):  # as sent, before any unescaping
@@ -127,6 +140,8 @@ def test_pages_named_by_hostile_text_show_it_as_text(client, hostile, kind):
     assert response.status_code == 200, url
     html = response.content.decode()
     assert "alert(" in html, url
+    if _is_data(response):
+        return
     assert_inert(html, where=url)
     for content in re.findall(r'content="([^"]*)"', html):
         assert "<" not in content, (url, content[:80])

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from catalogue.api import named, provenance, views
+from catalogue.api import named, provenance, related, views
 
 app_name = "api"
 
@@ -85,6 +85,7 @@ v1 = [
         views.PaperRepositoryList.as_view(),
         name="paper-repositories",
     ),
+    path("papers/<paper_id:paper_id>/related/", related.PaperRelatedList.as_view(), name="paper-related"),
     path("papers/<paper_id:paper_id>/tasks/", views.PaperTaskList.as_view(), name="paper-tasks"),
     path("papers/<paper_id:paper_id>/methods/", views.PaperMethodList.as_view(), name="paper-methods"),
     path("papers/<paper_id:paper_id>/results/", views.PaperResultList.as_view(), name="paper-results"),

@@ -138,6 +138,9 @@ class Paper(Harvested):
     version = models.PositiveIntegerField(db_default=1, editable=False)
     # Distinct code bodies among its places, kept by catalogue.counters: /papers/?sort=samples.
     n_samples = models.PositiveIntegerField(db_default=0, editable=False)
+    # Repositories the archive links to it (its code links), kept by catalogue.counters after a
+    # load: /papers/?sort=code.
+    n_code_links = models.PositiveIntegerField(db_default=0, editable=False)
 
     tasks = models.ManyToManyField("Task", related_name="papers", blank=True)
     methods = models.ManyToManyField("Method", related_name="papers", blank=True)
@@ -161,6 +164,7 @@ class Paper(Harvested):
             # A proceeding's papers, newest first (/proceeding/<id>, the API's proceeding papers).
             models.Index(fields=["proceeding", "month", "id"], name="paper_by_proceeding"),
             models.Index(fields=["-n_samples", "-id"], name="paper_by_samples"),
+            models.Index(fields=["-n_code_links", "-id"], name="paper_by_code_links"),
             # The orders the page and the API offer, each with its tie-break (keyset pages).
             models.Index(fields=["title", "slug"], name="paper_by_title"),
             models.Index(fields=["date", "slug"], name="paper_by_date"),

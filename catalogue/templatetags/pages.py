@@ -496,19 +496,35 @@ class _PaperPlaceRows:
 
 
 @register.simple_tag(takes_context=True)
-def board_rows(context, results, metric_names, metric, start=1) -> SafeString:
+def board_rows(context, results, metric_names, metric, start=1, code=None) -> SafeString:
     """The rows of a leaderboard's table (catalogue/leaderboard_detail.html), written here rather
     than by two nested ``{% for %}`` of the template: a row per result and a cell per metric made
     the loops most of the page's build. Each value is rendered as the template rendered it
     (``render_value_in_context``: localized, escaped); tests/test_pages.py compares the two.
-    ``start`` is the first row's rank on the whole board (101 on its second page)."""
+    ``start`` is the first row's rank on the whole board (101 on its second page); a row that
+    carries its own ``board_rank`` (a filtered board: "with code only") shows that instead.
+    ``code`` (``catalogue.boards.code_of_papers_on``), when given, adds the code column."""
     out = []
     for counter, r in enumerate(results, start=start):
-        out.append(_board_row(context, counter, r, metric_names, metric))
+        out.append(_board_row(context, getattr(r, "board_rank", counter), r, metric_names, metric, code))
     return SafeString("".join(out))
 
 
-def _board_row(context, counter, r, metric_names, metric) -> str:
+def _code_cell(show, r, code) -> str:
+    from catalogue.boards import row_code  # the tag library loads before the models
+
+    chosen = row_code(r, code)
+    if chosen is None:
+        return '\n      <td><span class="muted">none known</span></td>'
+    framework = f' <span class="muted small">{show(chosen.framework)}</span>' if chosen.framework else ""
+    why = ' <span class="badge badge-official">official</span>' if chosen.why == "official" else ""
+    return (
+        f'\n      <td><a href="{show(chosen.url)}" rel="nofollow noopener">{show(chosen.label)}</a>'
+        f"{why}{framework}</td>"
+    )
+
+
+def _board_row(context, counter, r, metric_names, metric, code=None) -> str:
     def show(value) -> str:
         return render_value_in_context(value, context)
 
@@ -540,6 +556,7 @@ def _board_row(context, counter, r, metric_names, metric) -> str:
     extra = show(yesno(r.uses_additional_data, "yes,no,not stated"))
     return (
         f"\n    <tr>\n      <td>{show(counter)}</td>\n      <td>{show(r.model)}</td>\n"
-        f"      <td>{source}</td>\n      {''.join(cells)}\n      <td>{extra}</td>\n"
+        f"      <td>{source}</td>{'' if code is None else _code_cell(show, r, code)}\n"
+        f"      {''.join(cells)}\n      <td>{extra}</td>\n"
         f"      <td>{rank}</td>\n    </tr>\n  "
     )
