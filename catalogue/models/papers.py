@@ -218,6 +218,10 @@ class AuthorName(models.Model):
     archive size)."""
 
     name = models.CharField(max_length=500, unique=True)
+    # The name's slug (``catalogue.authors.slug``: ``Yanping Huang`` is ``yanping-huang``), the form
+    # Papers with Code's author addresses took; "" for a name that gives none, NULL until
+    # ``counters.slug_author_names`` has computed it. Several names may share one.
+    slug = models.CharField(max_length=300, null=True, db_index=True)
 
     class Meta:
         ordering = ["name"]
