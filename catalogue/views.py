@@ -8,6 +8,7 @@ A NUL byte in the address or a parameter never reaches a view (``config.request_
 A page that shows what the API has answers with the API's JSON when JSON is asked for.
 """
 
+import json as jsonlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -33,6 +34,7 @@ from catalogue import (
     figures,
     history,
     jsonld,
+    markdown_forms,
     markup,
     provenance,
     queries,
@@ -132,6 +134,7 @@ def _page(request, template: str, meta: Meta, **context) -> HttpResponse:
 
 JSON_SUFFIX = ".json"
 JSON = "application/json"
+MARKDOWN_SUFFIX = ".md"
 
 
 class NoJsonForm(Exception):
@@ -170,7 +173,9 @@ def cache_bust_params() -> frozenset[str]:
     return frozenset({settings.CACHE_BUST_PARAM} - {""})
 
 
-def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | None = None):
+def cached_page(
+    view=None, /, *, reads: Iterable[str] = (), json: JsonForm | None = None, markdown: Callable | None = None
+):
     """A public page: its parameters, its JSON form and the shared response cache, for every page.
 
     - ``reads``: the query parameters the view reads. A request with any other, or with one
@@ -185,6 +190,10 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
       view, serializers, cache entry, throttle and validators; 406 for a page with no JSON form.
       Every answer says ``Vary: Accept``; HTML copies are kept under the page's address and JSON
       under the API's, so neither is ever served for the other.
+    - The Markdown form (``<page>.md``, or a client preferring ``text/markdown``): the same API
+      answer written as Markdown (``catalogue.markdown_forms``), with the attribution; ``markdown``
+      (request, the page's URL arguments) -> Markdown the page adds (a code body's text, where
+      its page shows it). A page with no JSON form has none (406).
     - The cache: the key holds ``caching.data_version()`` (one cheap query), so a load or a
       curator's correction shows at once; a change made any other way (an admin edit of a
       task's name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
@@ -192,7 +201,7 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
       the ETag / Last-Modified / Cache-Control it sends, are ``catalogue.caching``'s.
     """
     if view is None:
-        return partial(cached_page, reads=reads, json=json)
+        return partial(cached_page, reads=reads, json=json, markdown=markdown)
     known = frozenset(reads)
 
     @wraps(view)
@@ -210,7 +219,7 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
             )
         else:
             request.page_params = page_params
-            response = _represent(view, json, request, args, kwargs)
+            response = _represent(view, json, request, args, kwargs, markdown)
         patch_vary_headers(response, ["Accept"])
         return response
 
@@ -219,7 +228,12 @@ def cached_page(view=None, /, *, reads: Iterable[str] = (), json: JsonForm | Non
     return wrapper
 
 
-def _represent(view, json_form: JsonForm | None, request, args, kwargs) -> HttpResponse:
+def _represent(view, json_form: JsonForm | None, request, args, kwargs, markdown=None) -> HttpResponse:
+    if request.path_info.endswith(MARKDOWN_SUFFIX):
+        named = _without_suffix(kwargs, MARKDOWN_SUFFIX)
+        response = _markdown_response(json_form, markdown, request, args, named)
+        if response.status_code != 404 or named == kwargs:
+            return response
     if request.path_info.endswith(JSON_SUFFIX):
         # <page>.json: the suffix is on the last URL argument (/paper/<slug>.json), or the page
         # has none and json_form_of found it (/papers.json).
@@ -228,8 +242,11 @@ def _represent(view, json_form: JsonForm | None, request, args, kwargs) -> HttpR
         if response.status_code != 404 or named == kwargs:
             return response
         # Nothing by that name: the name itself may end in .json (a repository "x.json"). Its page.
-    if request.get_preferred_type(["text/html", JSON]) == JSON:
+    preferred = request.get_preferred_type(["text/html", JSON, markdown_forms.MARKDOWN])
+    if preferred == JSON:
         return _json_response(json_form, request, args, kwargs)
+    if preferred == markdown_forms.MARKDOWN:
+        return _markdown_response(json_form, markdown, request, args, kwargs)
     request.json_form = _PageJsonForm(request, json_form, args, kwargs)
     if not caching.lifetime() or request.method != "GET":
         return view(request, *args, **kwargs)
@@ -239,13 +256,35 @@ def _represent(view, json_form: JsonForm | None, request, args, kwargs) -> HttpR
     return caching.store(request, key, view(request, *args, **kwargs))
 
 
-def _without_suffix(kwargs: dict) -> dict:
+def _without_suffix(kwargs: dict, suffix: str = JSON_SUFFIX) -> dict:
     if not kwargs:
         return kwargs
     last, value = list(kwargs.items())[-1]
-    if not str(value).endswith(JSON_SUFFIX):
+    if not str(value).endswith(suffix):
         return kwargs
-    return {**kwargs, last: value[: -len(JSON_SUFFIX)]}
+    return {**kwargs, last: value[: -len(suffix)]}
+
+
+def _markdown_response(json_form: JsonForm | None, markdown, request, args, kwargs) -> HttpResponse:
+    """The page's JSON form (the API's answer) written as Markdown; its errors too."""
+    answer = _json_response(json_form, request, args, kwargs)
+    if 300 <= answer.status_code < 400:
+        return answer  # a redirect the API gives (an author's slug): followed as it is
+    if hasattr(answer, "render"):
+        answer.render()
+    data = jsonlib.loads(answer.content or b"null")
+    page = escape_uri_path(request.path).removesuffix(MARKDOWN_SUFFIX)
+    if answer.status_code != 200:
+        detail = data.get("detail", "") if isinstance(data, dict) else ""
+        text = markdown_forms.error(answer.status_code, str(detail))
+    else:
+        extra = markdown(request, *args, **kwargs) if markdown else ""
+        text = markdown_forms.render(data, page=page, extra=extra)
+    response = HttpResponse(text, content_type=markdown_forms.CONTENT_TYPE, status=answer.status_code)
+    for header in ("Retry-After", "Last-Modified", "Cache-Control"):  # not the ETag: other bytes
+        if header in answer:
+            response[header] = answer[header]
+    return response
 
 
 def _json_response(json_form: JsonForm | None, request, args, kwargs) -> HttpResponse:
@@ -277,7 +316,8 @@ def _api_response(request, address: str) -> HttpResponse:
 
 @require_safe
 def json_form_of(request, address: str):
-    """``<page>.json`` where no URL argument can carry the suffix (``/papers.json``, ``/about.json``)."""
+    """``<page>.json`` (and ``<page>.md``) where no URL argument can carry the suffix
+    (``/papers.json``, ``/about.md``)."""
     for candidate in (f"/{address}", f"/{address}/"):
         try:
             match = resolve(candidate)
@@ -546,8 +586,24 @@ def _body_prefix(prefix: str) -> str:
     return prefix
 
 
+def _body_code_markdown(request, prefix: str) -> str:
+    """The code body's text in its Markdown form, exactly where its page shows it
+    (``queries.body_code``: a place whose licence and ``inline_ok`` allow it); else a note."""
+    body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=_body_prefix(prefix))
+    shown = queries.body_code(body).shown_from
+    if not shown:
+        return "## Code\n\nThis body's text is not shown here: no place of it may show it (pointer only)."
+    fence = "`" * max(3, max((len(run) for run in re.findall("`+", shown.body.code)), default=0) + 1)
+    language = shown.body.code_language or ""
+    return f"## Code\n\n{fence}{language}\n{shown.body.code.rstrip()}\n{fence}"
+
+
 @require_safe
-@cached_page(reads=KEYSET, json=lambda request, prefix: api_url("samples", body=_body_prefix(prefix)))
+@cached_page(
+    reads=KEYSET,
+    json=lambda request, prefix: api_url("samples", body=_body_prefix(prefix)),
+    markdown=_body_code_markdown,
+)
 def code_body_detail(request, prefix: str):
     # The text is read only where a place shows it (queries.body_code).
     body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=_body_prefix(prefix))
