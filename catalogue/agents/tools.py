@@ -4,8 +4,8 @@ Most tools are the API's own answers: each asks the API view for its address (``
 its reads, filters, serializers, strict parameters and figures) inside the MCP request, exactly
 as a page's JSON form does, so no filter or figure is written twice. What the API does not
 answer, a tool reads through the page's own read: a leaderboard ranked by a metric
-(``queries.leaderboard_page``, the board page's ranking and metric direction) and a code body's
-text (``queries.body_code``, where the body page shows it).
+(``queries.ranked`` and ``metrics.direction``: the board page's ranking and metric direction)
+and a code body's text (``queries.body_code``, where the body page shows it).
 
 Every result carries ``schema_version``, the attribution and the licence, the address of the
 page it comes from, and at most ``MAX_ROWS`` rows of any list, with ``next_cursor`` (null at the
@@ -456,19 +456,22 @@ async def get_leaderboard(
         found = Leaderboard.objects.select_related("task", "dataset").filter(slug=board).first()
         if found is None:
             raise _Missing(f"no leaderboard {board!r}")
-        data = queries.leaderboard_page(found, metric or "")
-        if metric and data.metric != metric:
+        # The page's ranking (queries.ranked) over each row's metrics only, as the API's best_rank
+        # reads them; the full rows are read for the window shown.
+        light = list(found.results.order_by(*queries.board_row_order()).only("id", "paper_id", "metrics"))
+        ranking, names, ordered = queries.ranked(found, light, metric or "")
+        if metric and ranking != metric:
             raise ToolError(
                 f"bad arguments: metric: no result on {board} states {metric!r}; its metrics: "
-                + ", ".join(data.metric_names)
+                + ", ".join(names)
             )
-        if (min_value is not None or max_value is not None) and not data.metric:
+        if (min_value is not None or max_value is not None) and not ranking:
             raise ToolError("bad arguments: min_value/max_value: this board's results state no metric")
-        ranked = list(enumerate(data.results, start=1))
+        ranked = list(enumerate(ordered, start=1))
         if min_value is not None or max_value is not None:
             kept = []
             for rank, result in ranked:
-                value = metrics.parse((result.metrics or {}).get(data.metric))
+                value = metrics.parse((result.metrics or {}).get(ranking))
                 if value is None or (min_value is not None and value < min_value):
                     continue
                 if max_value is not None and value > max_value:
@@ -480,24 +483,28 @@ async def get_leaderboard(
         if with_code_only:
             ranked = [(rank, r) for rank, r in ranked if r.paper_id in with_code]
         key = f"board:{board}?" + urlencode(
-            [("metric", data.metric or ""), ("min", min_value), ("max", max_value), ("code", with_code_only)]
+            [("metric", ranking or ""), ("min", min_value), ("max", max_value), ("code", with_code_only)]
         )
         start = _cursor_offset(cursor, key)
         window = ranked[start : start + MAX_ROWS]
+        full = found.results.select_related("paper").in_bulk([r.pk for _, r in window])
         following = start + MAX_ROWS
-        rows = [
-            {
-                "rank": rank,
-                "model": result.model,
-                "paper": result.paper.slug if result.paper else None,
-                "paper_title": queries.result_source(result),
-                "value": (result.metrics or {}).get(data.metric) if data.metric else None,
-                "metrics": result.metrics or {},
-                "has_code": result.paper_id in with_code,
-                "uses_additional_data": result.uses_additional_data,
-            }
-            for rank, result in window
-        ]
+        rows = []
+        for rank, light_row in window:
+            result = full[light_row.pk]
+            rows.append(
+                {
+                    "rank": rank,
+                    "model": result.model,
+                    "paper": result.paper.slug if result.paper else None,
+                    "paper_title": queries.result_source(result),
+                    "value": (result.metrics or {}).get(ranking) if ranking else None,
+                    "metrics": result.metrics or {},
+                    "has_code": result.paper_id in with_code,
+                    "uses_additional_data": result.uses_additional_data,
+                }
+            )
+        direction = metrics.direction(ranking) if ranking else None
         return _envelope(
             request,
             f"/sota/{found.slug}",
@@ -505,16 +512,16 @@ async def get_leaderboard(
                 "id": found.slug,
                 "task": found.task.slug,
                 "dataset": found.dataset.name,
-                "metric": data.metric,
-                "direction": data.direction or "unknown",
-                "metrics": data.metric_names,
-                "n_results": len(data.results),
+                "metric": ranking,
+                "direction": direction or "unknown",
+                "metrics": names,
+                "n_results": len(light),
             },
             count=len(ranked),
             rows=rows,
-            next_cursor=_encode_cursor(key, [("offset", str(following))])
-            if following < len(ranked)
-            else None,
+            next_cursor=(
+                _encode_cursor(key, [("offset", str(following))]) if following < len(ranked) else None
+            ),
         )
 
     return await _run(work)
