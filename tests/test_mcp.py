@@ -316,3 +316,37 @@ def test_discovery_document_and_llms_txt(site):
     assert attribution.LICENCE_URL in text.headers["link"]
     for said in ("/mcp", ".md", "/api/v1/", "/.well-known/mcp", *tools.TOOL_NAMES):
         assert said in text.text, said
+
+
+def test_only_post_is_served_and_a_malformed_body_is_a_json_rpc_error(site):
+    for method in ("GET", "DELETE", "PUT"):
+        response = httpx2.request(
+            method, f"{site.url}/mcp", headers={"Accept": "text/event-stream"}, timeout=10
+        )
+        assert response.status_code == 405, method
+        assert response.headers["allow"] == "POST"
+    broken = httpx2.post(
+        f"{site.url}/mcp",
+        content=b"not json",
+        headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+        timeout=10,
+    )
+    assert broken.status_code == 400
+    assert broken.json()["error"]["code"] == -32700
+
+
+def test_a_client_of_the_handshake_revisions_is_served_too(site):
+    async def main():
+        async with (
+            create_mcp_http_client() as http,
+            Client(streamable_http_client(site.url + "/mcp", http_client=http), mode="legacy") as client,
+        ):
+            return client._session.protocol_version, await client.call_tool(
+                "get_task", {"id": "image-classification"}
+            )
+
+    version, result = asyncio.run(main())
+    from mcp.types.version import LATEST_HANDSHAKE_VERSION
+
+    assert version == LATEST_HANDSHAKE_VERSION
+    assert ok(result)["task"]["id"] == "image-classification"

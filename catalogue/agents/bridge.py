@@ -26,6 +26,8 @@ from typing import Any
 from django.http import HttpResponse
 
 _DONE = object()
+# Longest an exchange may go without a word from the SDK (gunicorn's worker timeout is 30 s).
+EXCHANGE_SECONDS = 25
 # The waiting request of the exchange a tool runs in: its work queue and its Django request.
 _EXCHANGE: contextvars.ContextVar[tuple[queue.SimpleQueue, Any]] = contextvars.ContextVar("mcp_exchange")
 
@@ -102,7 +104,11 @@ class AsgiBridge:
             self._exchange(scope, request.body, pending, request), loop
         )
         while True:
-            item = pending.get()
+            try:
+                item = pending.get(timeout=EXCHANGE_SECONDS)
+            except queue.Empty:
+                exchange.cancel()
+                return HttpResponse("The MCP server did not answer in time.", status=504)
             if item is _DONE:
                 break
             work, reply = item

@@ -56,11 +56,24 @@ def _throttled(request) -> HttpResponse | None:
 
 @csrf_exempt
 def mcp_endpoint(request):
-    """The MCP server (Streamable HTTP, stateless, JSON answers)."""
-    if request.method == "POST":
-        refused = _throttled(request)
-        if refused is not None:
-            return refused
+    """The MCP server (Streamable HTTP, stateless, JSON answers): POST only. A GET would open a
+    server-to-client event stream, which a stateless server has nothing to send on (it would hold
+    a worker thread for as long as the client keeps it open); the protocol's answer for a server
+    that offers none is 405."""
+    if request.method != "POST":
+        response = JsonResponse(
+            {
+                "jsonrpc": "2.0",
+                "id": None,
+                "error": {"code": -32000, "message": "Method not allowed: POST only."},
+            },
+            status=405,
+        )
+        response["Allow"] = "POST"
+        return response
+    refused = _throttled(request)
+    if refused is not None:
+        return refused
     return BRIDGE.respond(request, asgi_scope(request, MCP_PATH))
 
 
