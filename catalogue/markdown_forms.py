@@ -29,7 +29,8 @@ def attribution_block() -> str:
     )
 
 
-def _cell(value) -> str:
+def cell(value) -> str:
+    """``value`` as one cell of a Markdown table (one line, pipes escaped)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -60,9 +61,9 @@ def _table(rows: list[dict]) -> list[str]:
             if key not in columns and _scalar(value) and len(columns) < TABLE_COLUMNS:
                 columns.append(key)
     if not columns:
-        return [f"- {_cell(row)}" for row in rows]
+        return [f"- {cell(row)}" for row in rows]
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(_cell(row.get(c)) for c in columns) + " |" for row in rows]
+    lines += ["| " + " | ".join(cell(row.get(c)) for c in columns) + " |" for row in rows]
     return lines
 
 

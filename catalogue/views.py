@@ -691,8 +691,38 @@ def _board_page_address(request, number: int) -> str:
     return escape_uri_path(request.path) + (f"?{query.urlencode()}" if query else "")
 
 
+def _board_rows_markdown(request, slug: str) -> str:
+    """The board's ranked rows in its Markdown form: this page's rows (``?metric=``, ``?page=``)
+    as the HTML page ranks them (``queries.leaderboard_page``), the metric's direction stated."""
+    board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
+    data = queries.leaderboard_page(board, param(request, "metric"))
+    given = param(request, "page")
+    rows = data.rows(int(given) if given.isascii() and given.isdigit() else 1, LEADERBOARD_ROWS)
+    metric = data.metric or ""
+    head = (
+        f"## Results, best first by {metric} ({data.direction or 'unknown'} is better)"
+        if metric
+        else "## Results, in the archive's order (no metric states a direction)"
+    )
+    table = [
+        f"{head}, page {rows.number} of {rows.pages}, {len(data.results):,} in all",
+        "",
+        f"| rank | model | paper | {markdown_forms.cell(metric) if metric else 'metrics'} |",
+        "|---|---|---|---|",
+    ]
+    for rank, result in enumerate(rows.results, start=rows.first_rank):
+        shown = (result.metrics or {}).get(metric) if metric else result.metrics
+        cells = (rank, result.model, queries.result_source(result), shown)
+        table.append("| " + " | ".join(markdown_forms.cell(c) for c in cells) + " |")
+    return "\n".join(table)
+
+
 @require_safe
-@cached_page(reads=("metric", "page"), json=lambda request, slug: api_url("evaluations", slug))
+@cached_page(
+    reads=("metric", "page"),
+    json=lambda request, slug: api_url("evaluations", slug),
+    markdown=_board_rows_markdown,
+)
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
     data = queries.leaderboard_page(board, param(request, "metric"))

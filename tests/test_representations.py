@@ -223,3 +223,9 @@ def test_a_code_bodys_text_is_in_its_markdown_form_only_where_its_page_shows_it(
     assert MARKER not in hidden
     assert "pointer only" in hidden
     assert MARKER not in client.get(f"/body/{SHA}").content.decode()
+
+
+def test_a_boards_markdown_form_holds_its_rows_ranked_as_its_page(client, seeded):
+    text = client.get("/sota/image-classification-on-imagenet.md").content.decode()
+    assert "## Results, best first by Top 1 Accuracy (higher is better), page 1 of 1, 1 in all" in text
+    assert "| 1 | GPIPE | GPipe: Efficient Training of Giant Neural Networks" in text
