@@ -141,6 +141,15 @@ class NoJsonForm(Exception):
     """What the page shows (with these parameters) is not something the API answers: a 406."""
 
 
+class MovedTo(Exception):
+    """The page is at another address (an author's slug: its exact name's): its JSON and Markdown
+    forms are sent there too (301 to that page's form), as the page is."""
+
+    def __init__(self, page: str):
+        super().__init__(page)
+        self.page = page
+
+
 # A page's JSON form: (request, the page's URL arguments) -> the API's address of what it shows
 # (``api_url``), None when it has none; NoJsonForm when its parameters have no counterpart.
 JsonForm = Callable[..., str | None]
@@ -156,7 +165,7 @@ class _PageJsonForm:
     def api_address(self) -> str:
         try:
             return (self.json_form and self.json_form(self.request, *self.args, **self.kwargs)) or ""
-        except (NoJsonForm, Http404):
+        except (NoJsonForm, MovedTo, Http404):
             return ""
 
     @property
@@ -267,9 +276,9 @@ def _without_suffix(kwargs: dict, suffix: str = JSON_SUFFIX) -> dict:
 
 def _markdown_response(json_form: JsonForm | None, markdown, request, args, kwargs) -> HttpResponse:
     """The page's JSON form (the API's answer) written as Markdown; its errors too."""
-    answer = _json_response(json_form, request, args, kwargs)
+    answer = _json_response(json_form, request, args, kwargs, MARKDOWN_SUFFIX)
     if 300 <= answer.status_code < 400:
-        return answer  # a redirect the API gives (an author's slug): followed as it is
+        return answer  # the page is elsewhere (MovedTo): so is its Markdown form
     if hasattr(answer, "render"):
         answer.render()
     data = jsonlib.loads(answer.content or b"null")
@@ -287,9 +296,16 @@ def _markdown_response(json_form: JsonForm | None, markdown, request, args, kwar
     return response
 
 
-def _json_response(json_form: JsonForm | None, request, args, kwargs) -> HttpResponse:
+def _json_response(
+    json_form: JsonForm | None, request, args, kwargs, suffix: str = JSON_SUFFIX
+) -> HttpResponse:
     try:
         address = json_form(request, *args, **kwargs) if json_form else None
+    except MovedTo as moved:
+        query = request.META.get("QUERY_STRING", "")
+        if not request.path_info.endswith(suffix):
+            return redirect(moved.page + (f"?{query}" if query else ""), permanent=True)
+        return redirect(moved.page + suffix + (f"?{query}" if query else ""), permanent=True)
     except NoJsonForm as reason:
         return JsonResponse({"detail": str(reason)}, status=406)
     except Http404 as missing:

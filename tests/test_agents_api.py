@@ -60,6 +60,18 @@ def test_an_authors_slug_address_redirects_to_the_one_canonical_page(client, see
     assert client.get("/author/yanping-huang?after=x")["Location"] == "/author/Yanping%20Huang?after=x"
 
 
+def test_an_authors_slug_sends_its_json_and_markdown_forms_to_the_canonical_ones(client, seeded):
+    assert client.get("/author/yanping-huang.json")["Location"] == "/author/Yanping%20Huang.json"
+    assert client.get("/author/yanping-huang.md")["Location"] == "/author/Yanping%20Huang.md"
+    for accept in ("application/json", "text/markdown"):
+        response = client.get("/author/yanping-huang", headers={"accept": accept})
+        assert response.status_code == 301, accept
+        assert response["Location"] == "/author/Yanping%20Huang"
+    assert client.get("/author/Yanping%20Huang.json").json()["id"] == "Yanping Huang"
+    assert client.get("/author/Yanping%20Huang.md").content.decode().startswith("# Yanping Huang")
+    assert client.get("/author/nobody-at-all.json").status_code == 404
+
+
 def test_an_authors_slug_id_in_the_api_redirects_to_its_exact_name(api, seeded):
     for tail in ("", "papers/"):
         response = api.get(f"{V1}/authors/yanping-huang/{tail}")

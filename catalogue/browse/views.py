@@ -11,11 +11,12 @@ from django.views.decorators.http import require_safe
 from catalogue import authors, markup
 from catalogue.browse import conferences
 from catalogue.browse import queries as browse
-from catalogue.models import Dataset, Task
+from catalogue.models import Author, Dataset, Task
 from catalogue.pagination.keyset import keyset_page_of_rows
 from catalogue.views import (
     KEYSET,
     Meta,
+    MovedTo,
     _describe,
     _page,
     api_url,
@@ -170,7 +171,16 @@ def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
 
 
 @require_safe
-@cached_page(reads=KEYSET, json=lambda request, name: api_url("authors", name))
+def _author_json(request, name: str) -> str:
+    """The API's author; a name's slug is sent to the exact name's page form (as the page is)."""
+    if not Author.objects.filter(name=name).exists():
+        found = authors.by_slug(name)
+        if found is not None and found != name and authors.has_page(found):
+            raise MovedTo(reverse("author", args=[found]))
+    return api_url("authors", name)
+
+
+@cached_page(reads=KEYSET, json=_author_json)
 def author_detail(request, name: str):
     try:
         data = browse.author_page(name, after=param(request, "after"), before=param(request, "before"))
