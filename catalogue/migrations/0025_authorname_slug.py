@@ -1,14 +1,25 @@
 """``AuthorName.slug``: the slug form of each author name (``/author/yanping-huang``), indexed, so
-an address in Papers with Code's form finds its name in one lookup."""
+an address in Papers with Code's form finds its name in one lookup. Later loads keep it
+(``catalogue.counters.slug_author_names``); the rule is frozen here as it was when this was
+written, so the migration does not change meaning with ``catalogue.authors.slug``."""
 
 from django.db import migrations, models
+from django.utils.text import slugify
+
+
+def _slug(name: str) -> str:
+    return slugify(name.replace("_", " "))[:280].strip("-")
 
 
 def fill(apps, schema_editor):
-    from catalogue.counters import slug_author_names
-
-    with schema_editor.connection.cursor() as cursor:
-        slug_author_names(cursor)
+    AuthorName = apps.get_model("catalogue", "AuthorName")
+    batch = []
+    for pk, name in AuthorName.objects.filter(slug=None).values_list("pk", "name").iterator(chunk_size=5000):
+        batch.append(AuthorName(pk=pk, slug=_slug(name)))
+        if len(batch) == 5000:
+            AuthorName.objects.bulk_update(batch, ["slug"])
+            batch = []
+    AuthorName.objects.bulk_update(batch, ["slug"])
 
 
 class Migration(migrations.Migration):
