@@ -41,6 +41,7 @@ def refresh(
             changed += recount_leaderboards(cursor)
             changed += recount_paper_code_links(cursor)
             changed += collect_author_names(cursor)
+            slug_author_names(cursor)
     return changed
 
 
@@ -181,3 +182,22 @@ def collect_author_names(cursor) -> int:
         " (SELECT 1 FROM catalogue_authorname n WHERE n.name = a.name)"
     )
     return gone + cursor.rowcount
+
+
+def slug_author_names(cursor, batch: int = 5000) -> int:
+    """``AuthorName.slug`` of every name that has none yet (``catalogue.authors.slug``: Django's
+    slugify, which SQL cannot do, so computed here; once per name, not per load)."""
+    from catalogue.authors import slug
+
+    done = 0
+    while True:
+        cursor.execute(
+            "SELECT id, name FROM catalogue_authorname WHERE slug IS NULL ORDER BY id LIMIT %s", [batch]
+        )
+        rows = cursor.fetchall()
+        if not rows:
+            return done
+        cursor.executemany(
+            "UPDATE catalogue_authorname SET slug = %s WHERE id = %s", [(slug(name), pk) for pk, name in rows]
+        )
+        done += len(rows)

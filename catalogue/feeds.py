@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from catalogue import authors, history, queries
+from catalogue import attribution, authors, history, queries
 from catalogue.models import Author, CodeEntry, Correction, Leaderboard, LoadRun, Paper, Sample, Status, Task
 from catalogue.models.corrections import attach_status_corrections
 
@@ -56,6 +56,8 @@ def _last_load():
 class _AtomFeed(Feed):
     feed_type = Atom1Feed
     author_name = "Code with Papers"
+    # Atom's <rights>: the licence and the full attribution notice, as every page's footer has it.
+    feed_copyright = f"{attribution.LICENCE} ({attribution.LICENCE_URL}). {attribution.NOTICE}"
     item_guid_is_permalink = False
 
     def item_title(self, item) -> str:

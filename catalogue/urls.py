@@ -110,4 +110,5 @@ urlpatterns = [
     # <page>.json for pages whose address has no argument to carry the suffix (lists, /about);
     # the others (/paper/<slug>.json) reach their own view, which sees the suffix. Keep it last.
     re_path(r"^(?P<address>[^\x00]+)\.json$", views.json_form_of, name="json_form"),
+    re_path(r"^(?P<address>[^\x00]+)\.md$", views.json_form_of, name="markdown_form"),
 ]

@@ -8,6 +8,7 @@ A NUL byte in the address or a parameter never reaches a view (``config.request_
 A page that shows what the API has answers with the API's JSON when JSON is asked for.
 """
 
+import json as jsonlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -34,6 +35,7 @@ from catalogue import (
     figures,
     history,
     jsonld,
+    markdown_forms,
     markup,
     pasted,
     provenance,
@@ -135,10 +137,20 @@ def _page(request, template: str, meta: Meta, **context) -> HttpResponse:
 
 JSON_SUFFIX = ".json"
 JSON = "application/json"
+MARKDOWN_SUFFIX = ".md"
 
 
 class NoJsonForm(Exception):
     """What the page shows (with these parameters) is not something the API answers: a 406."""
+
+
+class MovedTo(Exception):
+    """The page is at another address (an author's slug: its exact name's): its JSON and Markdown
+    forms are sent there too (301 to that page's form), as the page is."""
+
+    def __init__(self, page: str):
+        super().__init__(page)
+        self.page = page
 
 
 # A page's JSON form: (request, the page's URL arguments) -> the API's address of what it shows
@@ -156,7 +168,7 @@ class _PageJsonForm:
     def api_address(self) -> str:
         try:
             return (self.json_form and self.json_form(self.request, *self.args, **self.kwargs)) or ""
-        except (NoJsonForm, Http404):
+        except (NoJsonForm, MovedTo, Http404):
             return ""
 
     @property
@@ -174,7 +186,13 @@ def cache_bust_params() -> frozenset[str]:
 
 
 def cached_page(
-    view=None, /, *, reads: Iterable[str] = (), json: JsonForm | None = None, negotiate: bool = True
+    view=None,
+    /,
+    *,
+    reads: Iterable[str] = (),
+    json: JsonForm | None = None,
+    markdown: Callable | None = None,
+    negotiate: bool = True,
 ):
     """A public page: its parameters, its JSON form and the shared response cache, for every page.
 
@@ -190,6 +208,10 @@ def cached_page(
       view, serializers, cache entry, throttle and validators; 406 for a page with no JSON form.
       Every answer says ``Vary: Accept``; HTML copies are kept under the page's address and JSON
       under the API's, so neither is ever served for the other.
+    - The Markdown form (``<page>.md``, or a client preferring ``text/markdown``): the same API
+      answer written as Markdown (``catalogue.markdown_forms``), with the attribution; ``markdown``
+      (request, the page's URL arguments) -> Markdown the page adds (a code body's text, where
+      its page shows it). A page with no JSON form has none (406).
     - The cache: the key holds ``caching.data_version()`` (one cheap query), so a load or a
       curator's correction shows at once; a change made any other way (an admin edit of a
       task's name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
@@ -199,7 +221,7 @@ def cached_page(
       suffix (a download such as ``/sota/<slug>/table.json``, a badge): no JSON form, no 406.
     """
     if view is None:
-        return partial(cached_page, reads=reads, json=json, negotiate=negotiate)
+        return partial(cached_page, reads=reads, json=json, markdown=markdown, negotiate=negotiate)
     known = frozenset(reads)
 
     @wraps(view)
@@ -218,7 +240,7 @@ def cached_page(
         else:
             request.page_params = page_params
             if negotiate:
-                response = _represent(view, json, request, args, kwargs)
+                response = _represent(view, json, request, args, kwargs, markdown)
             else:
                 response = _cached(view, request, args, kwargs)
         patch_vary_headers(response, ["Accept"])
@@ -229,7 +251,12 @@ def cached_page(
     return wrapper
 
 
-def _represent(view, json_form: JsonForm | None, request, args, kwargs) -> HttpResponse:
+def _represent(view, json_form: JsonForm | None, request, args, kwargs, markdown=None) -> HttpResponse:
+    if request.path_info.endswith(MARKDOWN_SUFFIX):
+        named = _without_suffix(kwargs, MARKDOWN_SUFFIX)
+        response = _markdown_response(json_form, markdown, request, args, named)
+        if response.status_code != 404 or named == kwargs:
+            return response
     if request.path_info.endswith(JSON_SUFFIX):
         # <page>.json: the suffix is on the last URL argument (/paper/<slug>.json), or the page
         # has none and json_form_of found it (/papers.json).
@@ -238,8 +265,11 @@ def _represent(view, json_form: JsonForm | None, request, args, kwargs) -> HttpR
         if response.status_code != 404 or named == kwargs:
             return response
         # Nothing by that name: the name itself may end in .json (a repository "x.json"). Its page.
-    if request.get_preferred_type(["text/html", JSON]) == JSON:
+    preferred = request.get_preferred_type(["text/html", JSON, markdown_forms.MARKDOWN])
+    if preferred == JSON:
         return _json_response(json_form, request, args, kwargs)
+    if preferred == markdown_forms.MARKDOWN:
+        return _markdown_response(json_form, markdown, request, args, kwargs)
     request.json_form = _PageJsonForm(request, json_form, args, kwargs)
     return _cached(view, request, args, kwargs)
 
@@ -253,18 +283,47 @@ def _cached(view, request, args, kwargs) -> HttpResponse:
     return caching.store(request, key, view(request, *args, **kwargs))
 
 
-def _without_suffix(kwargs: dict) -> dict:
+def _without_suffix(kwargs: dict, suffix: str = JSON_SUFFIX) -> dict:
     if not kwargs:
         return kwargs
     last, value = list(kwargs.items())[-1]
-    if not str(value).endswith(JSON_SUFFIX):
+    if not str(value).endswith(suffix):
         return kwargs
-    return {**kwargs, last: value[: -len(JSON_SUFFIX)]}
+    return {**kwargs, last: value[: -len(suffix)]}
 
 
-def _json_response(json_form: JsonForm | None, request, args, kwargs) -> HttpResponse:
+def _markdown_response(json_form: JsonForm | None, markdown, request, args, kwargs) -> HttpResponse:
+    """The page's JSON form (the API's answer) written as Markdown; its errors too."""
+    answer = _json_response(json_form, request, args, kwargs, MARKDOWN_SUFFIX)
+    if 300 <= answer.status_code < 400:
+        return answer  # the page is elsewhere (MovedTo): so is its Markdown form
+    if hasattr(answer, "render"):
+        answer.render()
+    data = jsonlib.loads(answer.content or b"null")
+    page = escape_uri_path(request.path).removesuffix(MARKDOWN_SUFFIX)
+    if answer.status_code != 200:
+        detail = data.get("detail", "") if isinstance(data, dict) else ""
+        text = markdown_forms.error(answer.status_code, str(detail))
+    else:
+        extra = markdown(request, *args, **kwargs) if markdown else ""
+        text = markdown_forms.render(data, page=page, extra=extra)
+    response = HttpResponse(text, content_type=markdown_forms.CONTENT_TYPE, status=answer.status_code)
+    for header in ("Retry-After", "Last-Modified", "Cache-Control"):  # not the ETag: other bytes
+        if header in answer:
+            response[header] = answer[header]
+    return response
+
+
+def _json_response(
+    json_form: JsonForm | None, request, args, kwargs, suffix: str = JSON_SUFFIX
+) -> HttpResponse:
     try:
         address = json_form(request, *args, **kwargs) if json_form else None
+    except MovedTo as moved:
+        query = request.META.get("QUERY_STRING", "")
+        if not request.path_info.endswith(suffix):
+            return redirect(moved.page + (f"?{query}" if query else ""), permanent=True)
+        return redirect(moved.page + suffix + (f"?{query}" if query else ""), permanent=True)
     except NoJsonForm as reason:
         return JsonResponse({"detail": str(reason)}, status=406)
     except Http404 as missing:
@@ -291,7 +350,8 @@ def _api_response(request, address: str) -> HttpResponse:
 
 @require_safe
 def json_form_of(request, address: str):
-    """``<page>.json`` where no URL argument can carry the suffix (``/papers.json``, ``/about.json``)."""
+    """``<page>.json`` (and ``<page>.md``) where no URL argument can carry the suffix
+    (``/papers.json``, ``/about.md``)."""
     for candidate in (f"/{address}", f"/{address}/"):
         try:
             match = resolve(candidate)
@@ -566,8 +626,24 @@ def _body_prefix(prefix: str) -> str:
     return prefix
 
 
+def _body_code_markdown(request, prefix: str) -> str:
+    """The code body's text in its Markdown form, exactly where its page shows it
+    (``queries.body_code``: a place whose licence and ``inline_ok`` allow it); else a note."""
+    body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=_body_prefix(prefix))
+    shown = queries.body_code(body).shown_from
+    if not shown:
+        return "## Code\n\nThis body's text is not shown here: no place of it may show it (pointer only)."
+    fence = "`" * max(3, max((len(run) for run in re.findall("`+", shown.body.code)), default=0) + 1)
+    language = shown.body.code_language or ""
+    return f"## Code\n\n{fence}{language}\n{shown.body.code.rstrip()}\n{fence}"
+
+
 @require_safe
-@cached_page(reads=KEYSET, json=lambda request, prefix: api_url("samples", body=_body_prefix(prefix)))
+@cached_page(
+    reads=KEYSET,
+    json=lambda request, prefix: api_url("samples", body=_body_prefix(prefix)),
+    markdown=_body_code_markdown,
+)
 def code_body_detail(request, prefix: str):
     # The text is read only where a place shows it (queries.body_code).
     body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=_body_prefix(prefix))
@@ -661,8 +737,34 @@ def _board_json(request, slug: str) -> str:
     return api_url("evaluations", slug)
 
 
+def _board_rows_markdown(request, slug: str) -> str:
+    """The board's ranked rows in its Markdown form: this page's rows (``?metric=``, ``?page=``)
+    as the HTML page ranks them (``queries.leaderboard_page``), the metric's direction stated."""
+    board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
+    data = queries.leaderboard_page(board, param(request, "metric"))
+    given = param(request, "page")
+    rows = data.rows(int(given) if given.isascii() and given.isdigit() else 1, LEADERBOARD_ROWS)
+    metric = data.metric or ""
+    head = (
+        f"## Results, best first by {metric} ({data.direction or 'unknown'} is better)"
+        if metric
+        else "## Results, in the archive's order (no metric states a direction)"
+    )
+    table = [
+        f"{head}, page {rows.number} of {rows.pages}, {len(data.results):,} in all",
+        "",
+        f"| rank | model | paper | {markdown_forms.cell(metric) if metric else 'metrics'} |",
+        "|---|---|---|---|",
+    ]
+    for rank, result in enumerate(rows.results, start=rows.first_rank):
+        shown = (result.metrics or {}).get(metric) if metric else result.metrics
+        cells = (rank, result.model, queries.result_source(result), shown)
+        table.append("| " + " | ".join(markdown_forms.cell(c) for c in cells) + " |")
+    return "\n".join(table)
+
+
 @require_safe
-@cached_page(reads=("metric", "page", "code"), json=_board_json)
+@cached_page(reads=("metric", "page", "code"), json=_board_json, markdown=_board_rows_markdown)
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
     whole = queries.leaderboard_page(board, param(request, "metric"))

@@ -5,6 +5,7 @@ import os
 from django.contrib import admin
 from django.urls import include, path
 
+from catalogue.agents import views as agents
 from config.observability import healthz, readyz
 
 urlpatterns = [
@@ -13,6 +14,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("api/", include("catalogue.api.urls")),
+    # The MCP server, its discovery document and /llms.txt (catalogue.agents; docs/MCP.md).
+    *agents.urls(),
     path("", include("catalogue.urls")),
 ]
 

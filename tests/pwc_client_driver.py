@@ -72,6 +72,7 @@ def main(url):
     call("dataset_list_name", client.dataset_list, name="CIFAR-100")
     call("dataset_list_full_name", client.dataset_list, full_name="national institute")
     call("dataset_get", client.dataset_get, "mnist")
+    call("dataset_evaluation_list", client.dataset_evaluation_list, "cifar-100")
     call("area_list", client.area_list)
     call("area_list_q", client.area_list, q="vision")
     call("area_list_name", client.area_list, name="Computer")

@@ -210,6 +210,10 @@ def test_every_compatible_read_call_of_the_pwc_client(client_output):
         "full_name": "Modified National Institute of Standards and Technology",
         "url": "http://yann.lecun.com/exdb/mnist/",
     }
+    assert {e["id"] for e in out["dataset_evaluation_list"]["results"]} == {
+        r["leaderboard"].removeprefix("/sota/") for r in paper_doc["results"] if r["dataset"] == "CIFAR-100"
+    }
+    assert out["dataset_evaluation_list"]["results"]  # (the seeds hold such a board)
 
     # areas and the task tree
     vision = {"id": "computer-vision", "name": "Computer Vision"}

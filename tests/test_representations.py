@@ -136,3 +136,96 @@ def test_the_json_form_costs_what_the_api_costs(client, seeded):
         with CaptureQueriesContext(connection) as via_page:
             client.get(json_address(page))
         assert len(via_page) == len(direct), page
+
+
+# --- the Markdown forms (issue 38): the same pages, the same answers, written as Markdown -----
+
+MARKDOWN = {"accept": "text/markdown"}
+
+
+def markdown_address(page: str) -> str:
+    path, _, query = page.partition("?")
+    return path.rstrip("/") + ".md" + (f"?{query}" if query else "")
+
+
+def test_every_page_with_a_json_form_has_a_markdown_form(client, seeded):
+    from catalogue import attribution
+
+    for page, api in PAGES:
+        expected = client.get(api).json()
+        for response in (client.get(page, headers=MARKDOWN), client.get(markdown_address(page))):
+            assert response.status_code == 200, (page, response.content[:300])
+            assert response["Content-Type"] == "text/markdown; charset=utf-8", page
+            assert varies_on_accept(response), page
+            text = response.content.decode()
+            assert text.startswith("# "), page
+            assert attribution.NOTICE in text, page
+            assert attribution.LICENCE_URL in text, page
+            assert response["Link"].count(f'<{attribution.LICENCE_URL}>; rel="license"') == 1, page
+            rows = expected.get("results", [expected]) if isinstance(expected, dict) else []
+            for row in rows[:3]:  # what the API answers is what the Markdown says
+                assert str(row.get("id", row.get("name", ""))) in text, page
+
+
+@pytest.mark.parametrize("page", ["/", "/about", "/search?q=pipeline", "/papers/?sort=title"])
+def test_a_page_with_no_json_form_has_no_markdown_form(client, seeded, page):
+    asked = [client.get(page, headers=MARKDOWN)] + (
+        [client.get(markdown_address(page))] if page != "/" else []
+    )
+    for response in asked:
+        assert response.status_code == 406, page
+        assert response["Content-Type"] == "text/markdown; charset=utf-8"
+        assert varies_on_accept(response)
+
+
+def test_the_markdown_form_sends_unknown_parameters_away_as_the_json_form_does(client, seeded):
+    assert client.get("/papers.md?colour=blue")["Location"] == "/papers.md"
+    assert client.get(f"/paper/{GPIPE}.md?colour=blue")["Location"] == f"/paper/{GPIPE}.md"
+    assert client.get("/papers.md?task=a&task=b")["Location"] == "/papers.md?task=b"
+
+
+def test_no_representations_cached_copy_is_served_for_another(client, seeded, cache_on):
+    page = f"/paper/{GPIPE}"
+    accepts = (BROWSER, "application/json", "text/markdown")
+    built = {accept: client.get(page, headers={"accept": accept}) for accept in accepts}
+    for accept, response in built.items():
+        with CaptureQueriesContext(connection) as ctx:
+            again = client.get(page, headers={"accept": accept})
+        assert len(ctx.captured_queries) == 1, accept  # the data version: a cached copy
+        assert again.content == response.content
+        assert again["Content-Type"] == response["Content-Type"]
+    assert built["text/markdown"]["Content-Type"].startswith("text/markdown")
+
+
+def test_the_markdown_form_costs_what_the_api_costs(client, seeded):
+    for page, api in PAGES[:1] + PAGES[11:12]:
+        with CaptureQueriesContext(connection) as direct:
+            client.get(api)
+        with CaptureQueriesContext(connection) as via_page:
+            client.get(markdown_address(page))
+        assert len(via_page) == len(direct), page
+
+
+def test_a_code_bodys_text_is_in_its_markdown_form_only_where_its_page_shows_it(
+    client, db, api_throttle_off, tmp_path
+):
+    from tests.test_code_text import MARKER, OPEN, SHA, entry_document, write
+
+    load(write(tmp_path, "old.json", entry_document([OPEN])))
+    shown = client.get(f"/body/{SHA}.md").content.decode()
+    assert MARKER in shown
+    assert "```python" in shown
+    assert MARKER in client.get(f"/body/{SHA}").content.decode()  # as its page shows it
+    # A newer reading: the only place that gave the text may no longer show it.
+    newer = entry_document([{**OPEN, "inline_ok": False, "code": None}], read_at="2027-01-01T00:00:00+00:00")
+    load(write(tmp_path, "new.json", newer))
+    hidden = client.get(f"/body/{SHA}.md").content.decode()
+    assert MARKER not in hidden
+    assert "pointer only" in hidden
+    assert MARKER not in client.get(f"/body/{SHA}").content.decode()
+
+
+def test_a_boards_markdown_form_holds_its_rows_ranked_as_its_page(client, seeded):
+    text = client.get("/sota/image-classification-on-imagenet.md").content.decode()
+    assert "## Results, best first by Top 1 Accuracy (higher is better), page 1 of 1, 1 in all" in text
+    assert "| 1 | GPIPE | GPipe: Efficient Training of Giant Neural Networks" in text

@@ -312,6 +312,10 @@ class PaperFilter(_DatedFilterSet):
     has_code = BooleanFilter(
         method="filter_has_code", help_text="Papers with (true) or without a code link or a sample."
     )
+    ran = BooleanFilter(
+        method="filter_ran",
+        help_text="Papers with (true) or without a harvested sample whose status counts as ran.",
+    )
     title_source = df.ChoiceFilter(choices=TitleSource.choices, help_text="Where the title came from.")
     corrected = BooleanFilter(
         field_name="title_corrected", help_text="Papers whose title a curator corrected (true) or not."
@@ -349,6 +353,9 @@ class PaperFilter(_DatedFilterSet):
 
     def filter_has_code(self, queryset, name, value):
         return queryset.with_code(value)
+
+    def filter_ran(self, queryset, name, value):
+        return queryset.with_ran_samples(value)
 
     def filter_status(self, queryset, name, value):
         return queryset.with_status(value)

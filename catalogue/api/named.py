@@ -8,6 +8,10 @@ listed in the API's paper order, by id (slug), as /papers/ and /tasks/{id}/paper
 
 from functools import cached_property
 
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.urls import reverse
+
+from catalogue import authors
 from catalogue.api import filters, queries, serializers, taxonomy_filters
 from catalogue.api.rows import Rows
 from catalogue.api.views import DetailView, ListView
@@ -21,6 +25,21 @@ class _AuthorChild:
     @cached_property
     def author(self) -> dict:
         return queries.author(self.kwargs["author_id"])
+
+    def get(self, request, *args, **kwargs):
+        """An id that is no exact name but a name's slug (``yanping-huang``, as Papers with Code
+        wrote them) is sent (301) to that name's address (``catalogue.authors.by_slug`` says which
+        name when several slug alike); the query string is kept."""
+        try:
+            self.author  # noqa: B018 (read here so that a slug can be told from an unknown id)
+        except Http404:
+            found = authors.by_slug(self.kwargs["author_id"])
+            if found is None or found == self.kwargs["author_id"]:
+                raise
+            address = reverse(request.resolver_match.view_name, kwargs={"author_id": found})
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(address + (f"?{query}" if query else ""))
+        return super().get(request, *args, **kwargs)
 
 
 class AuthorList(ListView):

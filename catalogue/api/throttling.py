@@ -16,6 +16,13 @@ class AnonThrottle(AnonRateThrottle):
     Over the rate, DRF answers 429 with ``Retry-After``.
     """
 
+    def allow_request(self, request, view):
+        # An API read made by an MCP tool inside a request to /mcp that was counted already
+        # (catalogue.agents): the environ key is the server's own, no header can set it.
+        if getattr(request, "_request", request).META.get("cwp.mcp_counted"):
+            return True
+        return super().allow_request(request, view)
+
     def get_rate(self):
         rate = getattr(settings, "API_THROTTLE_ANON", None)
         return None if rate is None or str(rate).strip().lower() in OFF else rate

@@ -115,6 +115,11 @@ v1 = [
     path("areas/<str:area_id>/tasks/", views.AreaTaskList.as_view(), name="area-tasks"),
     path("datasets/", views.DatasetList.as_view(), name="dataset-list"),
     path("datasets/<str:dataset_id>/", views.DatasetDetail.as_view(), name="dataset-detail"),
+    path(
+        "datasets/<str:dataset_id>/evaluations/",
+        views.DatasetEvaluationList.as_view(),
+        name="dataset-evaluations",
+    ),
     path("authors/", named.AuthorList.as_view(), name="author-list"),
     path("authors/<name:author_id>/papers/", named.AuthorPaperList.as_view(), name="author-papers"),
     path("authors/<name:author_id>/", named.AuthorDetail.as_view(), name="author-detail"),

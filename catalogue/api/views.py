@@ -422,6 +422,23 @@ class DatasetDetail(DetailView):
         return queries.with_task_ids([dataset])[0]
 
 
+class DatasetEvaluationList(ListView):
+    """The leaderboards on the dataset (one per task it is evaluated on), as
+    ``/tasks/<id>/evaluations/`` lists a task's: Papers-with-Code's ``datasets/<id>/evaluations/``."""
+
+    serializer_class = serializers.EvaluationSerializer
+    queryset = Leaderboard.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.EvaluationFilter
+    cursor_ordering = "slug"
+
+    @cached_property
+    def dataset(self):
+        return _get(Dataset.objects.only("pk", "slug"), slug=self.kwargs["dataset_id"])
+
+    def get_queryset(self):
+        return queries.leaderboards().filter(dataset=self.dataset)
+
+
 class MethodList(ListView):
     serializer_class = serializers.MethodSerializer
     filterset_class = taxonomy_filters.MethodFilter

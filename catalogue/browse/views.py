@@ -3,17 +3,20 @@
 conferences), /conference/<id> and /proceeding/<id>. Thin views over ``catalogue.browse.queries``,
 with the site's own helpers."""
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import markup
+from catalogue import authors, markup
 from catalogue.browse import conferences
 from catalogue.browse import queries as browse
-from catalogue.models import Dataset, Task
+from catalogue.models import Author, Dataset, Task
 from catalogue.pagination.keyset import keyset_page_of_rows
 from catalogue.views import (
     KEYSET,
     Meta,
+    MovedTo,
     _describe,
     _page,
     api_url,
@@ -168,9 +171,27 @@ def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
 
 
 @require_safe
-@cached_page(reads=KEYSET, json=lambda request, name: api_url("authors", name))
+def _author_json(request, name: str) -> str:
+    """The API's author; a name's slug is sent to the exact name's page form (as the page is)."""
+    if not Author.objects.filter(name=name).exists():
+        found = authors.by_slug(name)
+        if found is not None and found != name and authors.has_page(found):
+            raise MovedTo(reverse("author", args=[found]))
+    return api_url("authors", name)
+
+
+@cached_page(reads=KEYSET, json=_author_json)
 def author_detail(request, name: str):
-    data = browse.author_page(name, after=param(request, "after"), before=param(request, "before"))
+    try:
+        data = browse.author_page(name, after=param(request, "after"), before=param(request, "before"))
+    except Http404:
+        # Not an exact name: a name's slug (/author/yanping-huang, Papers with Code's form) is
+        # sent to that name's page, the one address of an author (catalogue.authors.by_slug).
+        found = authors.by_slug(name)
+        if found is None or found == name or not authors.has_page(found):
+            raise
+        query = request.META.get("QUERY_STRING", "")
+        return redirect(reverse("author", args=[found]) + (f"?{query}" if query else ""), permanent=True)
     meta = Meta(
         title=f"{name} (author)",
         description=f"Papers with {name} among the authors: {data.n_papers:,}.",

@@ -43,9 +43,10 @@ class PaperQuerySet(models.QuerySet):
     def with_official_code(self, wanted: bool = True):
         return self.filter(present(has_official_code(), wanted))
 
-    def with_ran_samples(self):
-        """Papers with a place whose status counts as ran (``Status.ran_values()``)."""
-        return self.filter(related_exists(Paper, "samples", ran()))
+    def with_ran_samples(self, wanted: bool = True):
+        """Papers with a place whose status counts as ran (``Status.ran_values()``), or with
+        ``wanted=False`` those without one."""
+        return self.filter(present(related_exists(Paper, "samples", ran()), wanted))
 
     def with_status(self, status: str):
         return self.filter(related_exists(Paper, "samples", status=status))
@@ -222,6 +223,10 @@ class AuthorName(models.Model):
     archive size)."""
 
     name = models.CharField(max_length=500, unique=True)
+    # The name's slug (``catalogue.authors.slug``: ``Yanping Huang`` is ``yanping-huang``), the form
+    # Papers with Code's author addresses took; "" for a name that gives none, NULL until
+    # ``counters.slug_author_names`` has computed it. Several names may share one.
+    slug = models.CharField(max_length=300, null=True, db_index=True)
 
     class Meta:
         ordering = ["name"]
