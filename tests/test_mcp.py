@@ -109,6 +109,7 @@ def test_every_tool_answers_from_the_apis_reads_bounded_with_attribution(site, a
         ("search_papers", {"query": f"https://codewithpapers.app/paper/{GPIPE}"}),
         ("get_paper", {"paper": GPIPE}),
         ("get_paper", {"paper": "1811.06965"}),
+        ("get_related_papers", {"paper": "https://arxiv.org/abs/1811.06965"}),
         ("list_papers", {"task": "image-classification"}),
         ("list_papers", {"has_code": True, "year": 2018}),
         ("list_papers", {"ran": True}),
@@ -150,6 +151,9 @@ def test_every_tool_answers_from_the_apis_reads_bounded_with_attribution(site, a
         s["status"] for s in api.get(f"/api/v1/papers/{GPIPE}/samples/").json()["results"]
     }
     assert get('get_paper {"paper": "1811')["paper"]["id"] == GPIPE
+    related = get("get_related_papers")
+    assert related["paper"] == GPIPE
+    assert related["rows"] == api.get(f"/api/v1/papers/{GPIPE}/related/").json()["results"]
     for query in ("1811.06965v2", "https://arxiv.org", "https://codewithpapers.app", "pipeline"):
         assert [p["id"] for p in get(f'search_papers {{"query": "{query}')["rows"]] == [GPIPE], query
     ran_ids = {p["id"] for p in get('list_papers {"ran"')["rows"]}

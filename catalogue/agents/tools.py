@@ -29,9 +29,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from catalogue import attribution, identities, metrics, queries
+from catalogue import attribution, boards, identities, metrics, queries
 from catalogue.agents.bridge import on_request_thread
-from catalogue.models import CodeBody, Leaderboard, Paper
+from catalogue.models import CodeBody, Leaderboard
 
 SCHEMA_VERSION = "1"
 MAX_ROWS = 25
@@ -458,7 +458,9 @@ async def get_leaderboard(
             raise _Missing(f"no leaderboard {board!r}")
         # The page's ranking (queries.ranked) over each row's metrics only, as the API's best_rank
         # reads them; the full rows are read for the window shown.
-        light = list(found.results.order_by(*queries.board_row_order()).only("id", "paper_id", "metrics"))
+        light = list(
+            found.results.order_by(*queries.board_row_order()).only("id", "paper_id", "metrics", "code_links")
+        )
         ranking, names, ordered = queries.ranked(found, light, metric or "")
         if metric and ranking != metric:
             raise ToolError(
@@ -478,10 +480,12 @@ async def get_leaderboard(
                     continue
                 kept.append((rank, result))
             ranked = kept
-        paper_ids = {r.paper_id for _, r in ranked if r.paper_id}
-        with_code = set(Paper.objects.filter(pk__in=paper_ids).with_code().values_list("pk", flat=True))
+        # The board page's code rule (boards.row_code: the paper's links, else the table row's own),
+        # so "with code only" keeps the rows the page's ?code=1 keeps.
+        code = boards.code_of_papers_on(found)
+        with_code = {r.pk for _, r in ranked if boards.has_code(r, code)}
         if with_code_only:
-            ranked = [(rank, r) for rank, r in ranked if r.paper_id in with_code]
+            ranked = [(rank, r) for rank, r in ranked if r.pk in with_code]
         key = f"board:{board}?" + urlencode(
             [("metric", ranking or ""), ("min", min_value), ("max", max_value), ("code", with_code_only)]
         )
@@ -500,7 +504,7 @@ async def get_leaderboard(
                     "paper_title": queries.result_source(result),
                     "value": (result.metrics or {}).get(ranking) if ranking else None,
                     "metrics": result.metrics or {},
-                    "has_code": result.paper_id in with_code,
+                    "has_code": result.pk in with_code,
                     "uses_additional_data": result.uses_additional_data,
                 }
             )
@@ -523,6 +527,21 @@ async def get_leaderboard(
                 _encode_cursor(key, [("offset", str(following))]) if following < len(ranked) else None
             ),
         )
+
+    return await _run(work)
+
+
+@server.tool(annotations=READ_ONLY)
+async def get_related_papers(
+    paper: Annotated[str, Field(description="the paper's id (slug), arXiv id or URL")],
+) -> dict[str, Any]:
+    """Papers related to this one by what only this catalogue knows: sharing a harvested code body,
+    then a repository, then a leaderboard; each paper once, by its strongest reason, at most 10."""
+
+    def work(request):
+        name = _paper_id(paper)
+        data = _api(request, f"{API}papers/{_quote(name)}/related/")
+        return _envelope(request, f"/paper/{data['paper']}", paper=data["paper"], rows=data["results"])
 
     return await _run(work)
 
