@@ -204,7 +204,7 @@ def _load(
         # collector, the reading pool's shutdown could run in the pool's own thread and fail to join it.
         with (
             contextlib.closing(read_all(snapshot, known, stage, workers, max_file_bytes)) as files,
-            contextlib.closing(read_dumps(snapshot, known, stage, workers)) as dumps,
+            contextlib.closing(read_dumps(snapshot, known, stage, workers, max_file_bytes)) as dumps,
         ):
             done = 0
             for read in itertools.chain(files, dumps):
