@@ -400,7 +400,7 @@ def _type_depth(schema) -> int:
     level; each list, struct or map one more), walked without recursion."""
     import pyarrow as pa
 
-    deepest, stack = 1, [(field.type, 2) for field in schema]
+    deepest, stack = 1, [(column.type, 2) for column in schema]
     while stack:
         kind, depth = stack.pop()
         if isinstance(kind, pa.StructType):

@@ -129,6 +129,8 @@ def discover(paths: list[str | Path]) -> Snapshot:
         path = os.path.abspath(raw)
         if not os.path.exists(path):
             raise SnapshotError(str(raw), "", "no such file or directory")
+        if not os.path.isdir(path) and not os.path.isfile(path):  # read, it could hang or never end
+            raise SnapshotError(str(raw), "", "not a regular file or folder (a FIFO, a device, a socket)")
         if os.path.isdir(path):
             if _is_dump_folder(path):
                 dumps.append(path)
