@@ -206,7 +206,7 @@ def test_a_raw_control_character_in_a_dump_is_invalid_json_naming_the_record(tmp
     message = _refused(path)
     assert "papers-with-abstracts.json: invalid JSON at line 1 column" in message
     assert "Invalid control character" in message
-    assert "(record [1])" in message
+    assert "(in record [1])" in message
 
 
 # --- no silent shrink --------------------------------------------------------------------
@@ -353,3 +353,29 @@ def test_a_paper_given_twice_with_other_data_is_warned_of_naming_both(tmp_path, 
     assert expected in err
     assert "[3]: gives paper" not in err  # the same data again: nothing to say
     assert m.Paper.objects.get(arxiv_id="2001.00001").abstract == "one"
+
+
+# --- blank author names ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("source", ["dump", "document"])
+def test_a_blank_author_name_is_left_out_where_it_enters_with_a_warning(tmp_path, client, source):
+    """825 papers of a generated catalogue had one; each stored it (and a page failed on it)."""
+    if source == "dump":
+        path = _write(
+            tmp_path, "papers-with-abstracts.json", json.dumps([{**PAPER, "authors": ["Ada", " ", ""]}])
+        )
+        where = "papers-with-abstracts.json: [0].authors"
+    else:
+        doc = {**json.loads(PAPER_SEED.read_text())}
+        doc["authors"] = [doc["authors"][0], "  ", ""]
+        path = _write(tmp_path, "doc.json", json.dumps(doc))
+        where = "doc.json: authors"
+    _out, err = load(path)
+    assert f"{where}[1]: a blank author name (left out)" in err
+    assert f"{where}[2]: a blank author name (left out)" in err
+    paper = m.Paper.objects.get()
+    names = list(m.Author.objects.filter(paper=paper).order_by("position").values_list("name", flat=True))
+    assert len(names) == 1
+    assert names[0].strip()
+    assert client.get(paper.get_absolute_url()).status_code == 200

@@ -38,6 +38,7 @@ from catalogue.loader.fields import (
     MENTION_RANK,
     Fields,
     Parsed,
+    author_names,
     bad_char,
     dates,
     make_stamp,
@@ -275,7 +276,7 @@ def _json_record(text, name: str, i: int, limit: int) -> object:
             if cut and not text.eof:  # the record runs on past what is read so far
                 _read_more(text, name, i, limit)
                 continue
-            text.fail(f"{exc.msg} (record [{i}])", exc.pos)
+            text.fail(f"{exc.msg.removesuffix(' at')} (in record [{i}])", exc.pos)
         except RecursionError:
             raise SnapshotError(name, f"[{i}]", documents.too_deep_message()) from None
         except ValueError as exc:  # a duplicate key, NaN or Infinity
@@ -545,8 +546,8 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
         doc_url=out.url,
         rec=rec,
     )
-    for i, name in enumerate(text_list(r, "authors")):
-        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500], rec=rec)
+    for i, name in enumerate(author_names(r)):
+        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name, rec=rec)
     for name in dict.fromkeys(clean_name(n) for n in text_list(r, "tasks") if n.strip()):
         task_slug = memo_name_slug(name)
         out.add("task", slug=task_slug, name=name, stamp="1|" + stamp, detailed=False, doc_url=out.url)
