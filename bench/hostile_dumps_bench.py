@@ -4,7 +4,10 @@ Two dumps, written to a temporary folder:
 
 * ``nested``: a papers dump of one record that nests 100,000 levels deep (about 200 KB);
 * ``long-string``: a papers dump of one record whose title is one string of 1 GB, gzipped
-  (about 1 MB on disk).
+  (about 1 MB on disk);
+* ``clean``: an ordinary papers dump of ``--clean-records`` records (default 100,000; an abstract
+  of 1,000 characters, three authors, two tasks, a method each), gzipped: what the bounds cost a
+  dump that has nothing wrong with it (read through, not refused).
 
 Each is read by the loader's reader (``archive.records``, what ``load_snapshot`` reads a dump
 with) in a child process of its own; its wall time and peak RSS (``ru_maxrss`` of the child) are
@@ -38,24 +41,27 @@ django.setup()
 from catalogue.loader import archive
 from catalogue.loader.documents import SnapshotError
 dump = archive.open_dump({folder!r}, {name!r})
+import time
+start = time.perf_counter()
 try:
     n = sum(1 for _ in archive.records(dump))
-    print(f"read {{n}} records")
+    print(f"read {{n}} records in {{time.perf_counter() - start:.2f}} s")
 except SnapshotError as exc:
     print(f"refused: {{str(exc)[:160]}}")
 """
 
 BEFORE = """
-import gzip, resource, ijson
+import gzip, resource, time, ijson
 cap = {cap}
 resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 path = {path!r}
 with open(path, "rb") as raw:
     stream = gzip.open(raw) if raw.read(2) == b"\\x1f\\x8b" else raw
     raw.seek(0)
+    start = time.perf_counter()
     try:
         n = sum(1 for _ in ijson.items(stream, "item", use_float=True))
-        print(f"read {{n}} records")
+        print(f"read {{n}} records in {{time.perf_counter() - start:.2f}} s")
     except MemoryError:
         print("MemoryError (address space capped)")
     except ijson.JSONError as exc:
@@ -77,6 +83,26 @@ def write_dumps(folder: Path) -> dict[str, Path]:
             out.write(chunk)
         out.write(b'"}]')
     return {"nested": nested, "long-string": long_string}
+
+
+def write_clean(folder: Path, n: int) -> Path:
+    clean = folder / "papers-with-abstracts-clean.json.gz"
+    with gzip.open(clean, "wt", compresslevel=6) as out:
+        out.write("[")
+        for i in range(n):
+            record = {
+                "paper_url": f"{PAPER}-{i}",
+                "arxiv_id": f"2001.{i:05d}",
+                "title": f"Paper number {i}",
+                "abstract": ("An abstract of a paper, word after word. " * 25)[:1000],
+                "authors": ["Ada Lovelace", "Alan Turing", f"Author {i}"],
+                "tasks": ["Image Classification", "Object Detection"],
+                "date": "2020-01-02",
+                "methods": [{"name": "ResNet", "full_name": "Residual Network", "description": "A network."}],
+            }
+            out.write(("," if i else "") + json.dumps(record))
+        out.write("]")
+    return clean
 
 
 def run(code: str, timeout: float) -> tuple[float, float, str]:
@@ -105,10 +131,13 @@ def main() -> None:
     parser.add_argument("--before", action="store_true", help="also run the reader of before issue 34")
     parser.add_argument("--before-cap-gb", type=float, default=4.0)
     parser.add_argument("--before-timeout", type=float, default=120.0)
+    parser.add_argument("--clean-records", type=int, default=100_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         dumps = write_dumps(folder)
+        if args.clean_records:
+            dumps["clean"] = write_clean(folder, args.clean_records)
         for label, path in dumps.items():
             print(f"{label}: {path.name}, {path.stat().st_size:,} bytes on disk")
         rows = []
