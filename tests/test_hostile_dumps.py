@@ -289,7 +289,7 @@ def test_a_fifo_named_on_the_command_line_is_refused_not_waited_on(tmp_path):
 
 
 @pytest.mark.skipif("os.environ.get('CWP_EXPECT_DB') == 'postgresql'")
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_full_disk_on_sqlite_is_one_line_and_the_database_is_unchanged(tmp_path):
     before = catalogue_state()
     with connection.cursor() as cur:  # the free pages taken up, then no page more: the disk is full
