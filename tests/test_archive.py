@@ -699,8 +699,8 @@ def test_gzip_dumps_are_read_in_chunks_not_whole(tmp_path, monkeypatch):
     batches = []
     original = archive.read
 
-    def counting(dump, sha, part=archive.WHOLE):
-        for parsed in original(dump, sha, part):
+    def counting(dump, sha, part=archive.WHOLE, limit=None):
+        for parsed in original(dump, sha, part, limit):
             batches.append(dump.name)
             yield parsed
 

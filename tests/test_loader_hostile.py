@@ -24,6 +24,7 @@ sameness is kept in two ways:
 """
 
 import copy
+import gzip
 import hashlib
 import json
 import os
@@ -259,6 +260,165 @@ def _compare_with_committed(case: str, got: dict) -> None:
         return
     assert case in expected, f"{case!r} has no committed outcome: run once with CWP_WRITE_HOSTILE_EXPECTED=1"
     assert got == expected[case], f"{connection.vendor} differs from the committed outcome of {case!r}"
+
+
+# --- hostile dumps (issue 34): the same rules as documents, JSON and Parquet alike ---------------
+
+_PWC = "https://paperswithcode.com/paper/"
+_DUMP_PAPER = {
+    "paper_url": _PWC + "hostile",
+    "arxiv_id": "2001.00001",
+    "title": "Hostile",
+    "authors": ["Ada"],
+}
+
+
+def _dump_json(*records, raw: dict | None = None, prefix: bytes = b"") -> bytes:
+    """A papers dump's JSON: ``"@name@"`` placeholders replaced by raw bytes (1e400, NaN, ED A0 80)."""
+    data = json.dumps(list(records)).encode()
+    for name, value in (raw or {}).items():
+        data = data.replace(json.dumps(f"@{name}@").encode(), value)
+    return prefix + data
+
+
+def _dump_parquet(*records, titles=None) -> bytes:
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pylist(list(records))
+    if titles is not None:  # bytes as they are, valid UTF-8 or not
+        column = pa.array(titles, type=pa.binary()).view(pa.string())
+        table = table.set_column(table.schema.get_field_index("title"), "title", column)
+    out = io.BytesIO()
+    pq.write_table(table, out)
+    return out.getvalue()
+
+
+_DEEP = "[" * 100_000 + "]" * 100_000
+_OTHER = {**_DUMP_PAPER, "paper_url": _PWC + "other", "arxiv_id": "2001.00002"}
+
+# name -> (file name, bytes, expected outcome, a line of the error or warnings)
+DUMP_REPRO = {
+    "dump nested 100,000 levels": (
+        "papers-with-abstracts.json",
+        _dump_json(_DUMP_PAPER, {**_OTHER, "x": "@deep@"}, raw={"deep": _DEEP.encode()}),
+        "skipped",
+        "papers-with-abstracts.json: [1]: nested deeper than 512 levels",
+    ),
+    "dump record over the per-file cap": (
+        "papers-with-abstracts.json.gz",
+        gzip.compress(_dump_json(_DUMP_PAPER, {**_OTHER, "abstract": "a" * (3 << 20)})),
+        "skipped",
+        "papers-with-abstracts.json.gz: [1]: a record larger than the per-file cap of 1 MB as JSON text"
+        " (load_snapshot --max-file-mb raises it)",
+    ),
+    "dump duplicate key": (
+        "papers-with-abstracts.json",
+        _dump_json(_DUMP_PAPER).replace(b'"title": "Hostile"', b'"title": "A", "title": "B"'),
+        "skipped",
+        "papers-with-abstracts.json: [0].title: invalid JSON: duplicate key 'title' in one object",
+    ),
+    "dump NaN": (
+        "papers-with-abstracts.json",
+        _dump_json({**_DUMP_PAPER, "abstract": "@n@"}, raw={"n": b"NaN"}),
+        "skipped",
+        "papers-with-abstracts.json: [0].abstract: invalid JSON: NaN is not a JSON number",
+    ),
+    "dump BOM": (
+        "papers-with-abstracts.json",
+        _dump_json(_DUMP_PAPER, prefix=b"\xef\xbb\xbf"),
+        "loaded",
+        None,
+    ),
+    "dump 1e400 and 2**80": (
+        "papers-with-abstracts.json",
+        _dump_json(
+            {**_DUMP_PAPER, "title": "@big@", "nips_id": "@huge@"}, raw={"big": b"1e400", "huge": b"2" * 25}
+        ),
+        "loaded",
+        "papers-with-abstracts.json: [0].title: expected a string, got a float (left out)",
+    ),
+    "dump surrogate-encoded bytes": (
+        "papers-with-abstracts.json.gz",
+        gzip.compress(_dump_json({**_DUMP_PAPER, "title": "@s@"}, raw={"s": b'"a\xed\xa0\x80b"'})),
+        "skipped",
+        "papers-with-abstracts.json.gz: not UTF-8 text (byte 96)",
+    ),
+    "dump escaped NUL": (
+        "papers-with-abstracts.json",
+        _dump_json({**_DUMP_PAPER, "abstract": "An\x00abstract"}),
+        "loaded",
+        "papers-with-abstracts.json: [0].abstract: a NUL character at position 2 replaced with U+FFFD",
+    ),
+    "dump raw NUL": (
+        "papers-with-abstracts.json",
+        _dump_json({**_DUMP_PAPER, "title": "@s@"}, raw={"s": b'"a\x00b"'}),
+        "skipped",
+        None,
+    ),
+    "dump blank author": (
+        "papers-with-abstracts.json",
+        _dump_json({**_DUMP_PAPER, "authors": ["Ada", " "]}),
+        "loaded",
+        "papers-with-abstracts.json: [0].authors[1]: a blank author name (left out)",
+    ),
+    "dump paper twice with other data": (
+        "papers-with-abstracts.json",
+        _dump_json(_DUMP_PAPER, {**_DUMP_PAPER, "paper_url": _PWC + "hostile-1", "title": "Other"}),
+        "loaded",
+        "papers-with-abstracts.json: [1]: gives paper 2001.00001 as record [0] did, with other data:"
+        " [0] is kept",
+    ),
+    "dump of no records": ("papers-with-abstracts.json", b"[]", "loaded", None),
+    "parquet bad UTF-8": (
+        "papers-with-abstracts.parquet",
+        _dump_parquet(_DUMP_PAPER, _OTHER, titles=[b"ok", b"a\xed\xa0\x80b"]),
+        "skipped",
+        "papers-with-abstracts.parquet: not UTF-8 text in its row group 0 (invalid continuation byte)",
+    ),
+    "parquet NaN and huge numbers": (
+        "papers-with-abstracts.parquet",
+        _dump_parquet({**_DUMP_PAPER, "nips_id": float("nan"), "x": 2**63 - 1, "abstract": float("inf")}),
+        "loaded",
+        "papers-with-abstracts.parquet: [0].abstract: expected a string, got a float (left out)",
+    ),
+    "parquet escaped NUL and blank author": (
+        "papers-with-abstracts.parquet",
+        _dump_parquet({**_DUMP_PAPER, "abstract": "An\x00abstract", "authors": ["Ada", ""]}),
+        "loaded",
+        "papers-with-abstracts.parquet: [0].authors[1]: a blank author name (left out)",
+    ),
+    "parquet paper twice with other data": (
+        "papers-with-abstracts.parquet",
+        _dump_parquet(_DUMP_PAPER, {**_DUMP_PAPER, "paper_url": _PWC + "hostile-1", "title": "Other"}),
+        "loaded",
+        "papers-with-abstracts.parquet: [1]: gives paper 2001.00001 as record [0] did, with other data:"
+        " [0] is kept",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DUMP_REPRO, ids=str)
+def test_a_hostile_dump_has_its_one_outcome_on_either_database(case, db, tmp_path):
+    name, data, outcome, line = DUMP_REPRO[case]
+    path = tmp_path / name
+    path.write_bytes(data)
+    result = load_paths([path], keep_going=True, workers=0, max_file_bytes=1 << 20)
+    (status,) = result.file_counts
+    state = json.dumps(catalogue_state(), sort_keys=True, default=str, ensure_ascii=True)
+    got = {
+        "outcome": status,
+        "error": result.skipped[0].error if result.skipped else "",
+        "warnings": sorted(map(str, result.warnings)),
+        "rows": hashlib.sha256(state.encode()).hexdigest(),
+    }
+    assert got["outcome"] == outcome, got
+    assert "Traceback" not in got["error"]
+    if line is not None:
+        assert line in [got["error"], *got["warnings"]], got
+    _compare_with_committed(f"dump: {case}", got)
 
 
 def test_nothing_the_database_would_refuse_reaches_it(db, tmp_path):

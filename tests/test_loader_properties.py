@@ -98,3 +98,72 @@ def test_near_valid_documents_are_loaded_or_cleanly_rejected(
     path = tmp_path_factory.mktemp("near") / SEEDS[seed_index].name
     path.write_text(json.dumps(doc))
     _load_and_judge(path)
+
+
+# --- archive dumps (issue 34): generated records, and raw oddities in their text --------------
+
+PAPER_RECORD = {
+    "paper_url": "https://paperswithcode.com/paper/a-paper",
+    "arxiv_id": "2001.00001",
+    "title": "A paper",
+    "abstract": "An abstract.",
+    "authors": ["Ada"],
+    "tasks": ["Image Classification"],
+    "methods": [{"name": "ResNet", "full_name": "Residual Network"}],
+    "date": "2020-01-02",
+}
+# Raw JSON text put where a generated value says "@raw@": what json.dumps cannot write.
+RAW_TOKENS = [
+    b"NaN",
+    b"-Infinity",
+    b"1e400",
+    b"123456789012345678901234567890",
+    b"[" * 600 + b"]" * 600,
+    b"[" * 100_000 + b"]" * 100_000,
+    b'{"a": 1, "a": 2}',
+    b'"\\u0000"',
+    b'"\\ud800"',
+    b'"\xed\xa0\x80"',  # a surrogate, encoded: not UTF-8
+    b'"  "',
+]
+dump_records = st.lists(
+    st.builds(
+        lambda key, value: {**PAPER_RECORD, key: value},
+        st.sampled_from([*sorted(PAPER_RECORD), "extra"]),
+        json_values | st.just("@raw@"),
+    )
+    | st.dictionaries(st.text(max_size=12), json_values, max_size=6),
+    max_size=4,
+)
+
+
+@PROPERTY_SETTINGS
+@given(records=dump_records, raw=st.sampled_from(RAW_TOKENS), bom=st.booleans())
+def test_generated_dump_records_are_loaded_or_cleanly_rejected(
+    loaded_seeds, tmp_path_factory, records, raw, bom
+):
+    text = json.dumps(records).encode().replace(b'"@raw@"', raw)
+    path = tmp_path_factory.mktemp("dump") / "papers-with-abstracts.json"
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text)
+    _load_and_judge(path)
+
+
+@PROPERTY_SETTINGS
+@given(records=dump_records)
+def test_generated_parquet_dump_records_are_loaded_or_cleanly_rejected(
+    loaded_seeds, tmp_path_factory, records
+):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from hypothesis import assume
+
+    try:
+        table = pa.Table.from_pylist([r for r in records if r])
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        assume(False)  # not a table Parquet can hold: nothing to load
+    path = tmp_path_factory.mktemp("dump") / "papers-with-abstracts.parquet"
+    try:
+        pq.write_table(table, path)
+    except pa.ArrowException:
+        assume(False)
+    _load_and_judge(path)

@@ -19,12 +19,13 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
-from catalogue.loader import documents, merge, staging
+from catalogue.loader import documents, merge, shrink, staging
 from catalogue.loader.documents import SnapshotError
 from catalogue.loader.merge import keys, resolve
 from catalogue.loader.reading import FileOutcome, KnownDocuments, read_all, read_dumps
@@ -82,7 +83,12 @@ class LoadResult:
     skipped_units: list = field(default_factory=list)  # (document url, record) skipped for a clash
     # Per kind of source (a DocumentKind): files, records read, rows skipped, and what the merge
     # says it gave (``merge.summary``): papers named and merged, results and code links.
-    by_source: dict[str, dict[str, int]] = field(default_factory=dict)
+    # per kind: files, records… (ints), and "dumps": url -> what that copy gave (for the shrink check)
+    by_source: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Per archive dump this load read (by file): what it added, kept and removed of each table it
+    # feeds, against the copy it replaces (``shrink``).
+    by_dump: dict[str, "shrink.DumpChange"] = field(default_factory=dict)
+    by_dump_read: dict[str, dict] = field(default_factory=dict)  # by file: what reading it gave
 
     @property
     def n_files(self) -> int:
@@ -106,6 +112,14 @@ class LoadResult:
         tally["records"] = tally.get("records", 0) + read.records
         skipped = sum(1 for w in read.warnings if getattr(w, "kind", "") == "row_skipped")
         tally["rows_skipped"] = tally.get("rows_skipped", 0) + skipped
+        if documents.dump_kind(read.outcome.path if read.outcome else read.name):
+            # per dump (``shrink``): records read, rows staged by table (its own row and the file's aside)
+            gives = self.by_dump_read.setdefault(read.outcome.path if read.outcome else read.name, {})
+            gives["records"] = gives.get("records", 0) + read.records
+            rows = gives.setdefault("rows", {})
+            for table, tuples in read.tuples.items():
+                if table not in ("document", "file") and tuples:
+                    rows[table] = rows.get(table, 0) + len(tuples)
 
     def note_clashes(self, clashes) -> None:
         """Clashes --keep-going settled by skipping what they involve: a warning each, the units listed."""
@@ -143,6 +157,7 @@ def load_paths(
     progress: Progress | None = None,
     workers: int | None = None,
     max_file_bytes: int | None = None,
+    allow_shrink: bool = False,
 ) -> LoadResult:
     """Load every snapshot file under ``paths``; all or nothing (see module docstring).
 
@@ -151,6 +166,8 @@ def load_paths(
     instead of failing, listing them in the result. ``workers`` processes read the
     files (default: one per core, from ``LOAD_WORKERS``; 0 reads in this process).
     ``max_file_bytes``: the per-file cap (default ``documents.MAX_DOCUMENT_BYTES``).
+    ``allow_shrink`` accepts an archive dump that gives fewer than half the rows of any table the
+    copy it replaces gave (refused otherwise, ``shrink``).
 
     Every run leaves a ``LoadRun``: a successful one in its own transaction; a dry run, and a
     failed one (whose error, a ``SnapshotError``, then carries the record's id as
@@ -160,7 +177,9 @@ def load_paths(
     result = LoadResult(dry_run=dry_run)
     record = _Record(timezone.now(), paths)
     try:
-        return _load(paths, result, record, dry_run, keep_going, force, progress, workers, max_file_bytes)
+        return _load(
+            paths, result, record, dry_run, keep_going, force, progress, workers, max_file_bytes, allow_shrink
+        )
     except LoadLocked:
         raise
     except (Exception, KeyboardInterrupt) as exc:
@@ -184,6 +203,7 @@ def _load(
     progress,
     workers,
     max_file_bytes,
+    allow_shrink=False,
 ):
     """``load_paths``'s work; ``record`` learns the snapshot and its staging tables, for the run's record."""
     snapshot = documents.discover(paths)
@@ -204,7 +224,7 @@ def _load(
         # collector, the reading pool's shutdown could run in the pool's own thread and fail to join it.
         with (
             contextlib.closing(read_all(snapshot, known, stage, workers, max_file_bytes)) as files,
-            contextlib.closing(read_dumps(snapshot, known, stage, workers)) as dumps,
+            contextlib.closing(read_dumps(snapshot, known, stage, workers, max_file_bytes)) as dumps,
         ):
             done = 0
             for read in itertools.chain(files, dumps):
@@ -233,7 +253,7 @@ def _load(
         stage.flush()
         for attempt in range(MERGE_ATTEMPTS):
             try:
-                _merge(result, record, dry_run)
+                _merge(result, record, dry_run, allow_shrink)
                 break
             except merge.Clashes as clashes:
                 # Rolled back; the staging tables are outside the transaction and still hold everything.
@@ -280,13 +300,24 @@ def source_kind(name: str, url: str = "") -> str | None:
 MERGE_ATTEMPTS = 3
 
 
-def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
+def _merge(result: "LoadResult", record: "_Record", dry_run: bool, allow_shrink: bool = False) -> None:
     with transaction.atomic(), keys.checked_once():
         run = None
         if not dry_run:
             run = LoadRun.objects.create(started_at=record.started, outcome=LoadRun.Outcome.RUNNING)
             result.load_run_id = run.id
+        changes = shrink.before_merge()
+        result.note_warnings(shrink.repeated_records())
         report = merge.merge_all(run.id if run else None)
+        shrink.after_merge(changes)
+        result.by_dump = {change.file: change for change in changes}
+        for change in changes:  # kept in the run's record, for the next copy's check
+            change.gives = result.by_dump_read.get(change.file, {}) or _read_by_url(result, change.url)
+            kind = source_kind(change.file)
+            if kind:
+                dumps = result.by_source.setdefault(kind, {}).setdefault("dumps", {})
+                dumps[change.url] = {"records": 0, "rows": {}, **change.gives}
+        _refuse_shrunk(result, changes, allow_shrink)
         result.counts = {label: c.as_dict() for label, c in report.counts.items()}
         result.collapsed_results = report.collapsed_results
         for kind, figures in report.by_source.items():
@@ -313,6 +344,40 @@ def _merge(result: "LoadResult", record: "_Record", dry_run: bool) -> None:
         run.by_source = result.by_source
         run.save()
         _record_files(run.id, record.hidden)
+
+
+def _read_by_url(result: "LoadResult", url: str) -> dict:
+    """What reading gave the dump of ``url`` (named by its file, which may be relative to the root)."""
+    from catalogue.loader.archive import Dump
+
+    for name, gives in result.by_dump_read.items():
+        if Dump(name, ()).url == url:
+            return gives
+    return {}
+
+
+def _refuse_shrunk(result: "LoadResult", changes: list, allow_shrink: bool) -> None:
+    """A dump that gives fewer than half the rows of a table the copy it replaces gave (none, at
+    worst) is refused, with the counts: the whole load rolls back."""
+    refused = []
+    for change in changes:
+        shrunk = change.shrunk()
+        if not shrunk:
+            continue
+        records = change.gives.get("records", 0)
+        if allow_shrink:
+            result.note_warnings(
+                [LoadWarning("shrink_accepted", change.file, f"{'; '.join(shrunk)} (--allow-shrink)")]
+            )
+            continue
+        refused.append((change.file, f"{records:,} records read; {'; '.join(shrunk)}"))
+    if refused:
+        said = refused[0][1] if len(refused) == 1 else " | ".join(f"{file}: {what}" for file, what in refused)
+        raise SnapshotError(
+            ", ".join(file for file, _ in refused),
+            "",
+            f"{said}: refused; load_snapshot --allow-shrink accepts it",
+        )
 
 
 class _Record:
@@ -381,15 +446,15 @@ class _Record:
                 by_source=result.by_source,
                 error=error,
             )
-        except DatabaseError:
-            logger.exception("the record of this load (%s) could not be written", outcome)
+        except DatabaseError as exc:  # one line: the load's own error is what the operator must see
+            logger.error("the record of this load (%s) could not be written: %s", outcome, exc)
             return None
         if self.stage is not None:
             try:
                 self.stage.flush_files()
                 _record_files(run.id, self.hidden)
-            except DatabaseError:
-                logger.exception("the files of load record %s could not be recorded", run.id)
+            except DatabaseError as exc:
+                logger.error("the files of load record %s could not be recorded: %s", run.id, exc)
         return run.id
 
 

@@ -9,8 +9,9 @@ identity is its name without suffix or date (``archive:papers-with-abstracts``),
 copy of it replaces the earlier one's rows, and a date in its name
 (``papers-with-abstracts-2025-07-28.json.gz``) is when it was read, for "newest wins".
 
-Records are streamed (ijson for JSON, pyarrow row group by row group for Parquet), never a
-whole list in memory, and turned into rows in batches. A record is what a document is for a
+Records are streamed (JSON a record at a time, by the rules of a document: ``_json_records``;
+pyarrow row group by row group for Parquet), never a whole list in memory, and turned into rows
+in batches. A record is what a document is for a
 snapshot: one whose identity cannot be established (a paper with neither a URL nor an arXiv
 id) is skipped with a warning naming file, record and field; within a record a bad field is
 left out and a bad row skipped (``fields``), and the rest of the record loads.
@@ -18,9 +19,7 @@ left out and a bad row skipped (``fields``), and the rest of the record loads.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import gzip
 import hashlib
 import itertools
 import json
@@ -33,12 +32,13 @@ from pathlib import Path
 
 from catalogue import attribution, identities
 from catalogue.identities import clean_name
-from catalogue.loader import schema
+from catalogue.loader import documents, schema
 from catalogue.loader.documents import DUMP_ALIASES, DUMP_PREFIXES, SnapshotError, dump_kind
 from catalogue.loader.fields import (
     MENTION_RANK,
     Fields,
     Parsed,
+    author_names,
     bad_char,
     dates,
     make_stamp,
@@ -151,8 +151,9 @@ def checksum(dump: Dump) -> str:
 # --- records ------------------------------------------------------------------------------
 
 
-def records(dump: Dump, part: Part | None = None) -> Iterator[object]:
-    """Every record of the dump (or of ``part`` of it), streamed."""
+def records(dump: Dump, part: Part | None = None, limit: int | None = None) -> Iterator[object]:
+    """Every record of the dump (or of ``part`` of it), streamed. ``limit``: the cap on a JSON
+    record's text (default ``documents.MAX_DOCUMENT_BYTES``, as a document's)."""
     if part is not None and part.file is not None:
         yield from _parquet_records(dump, part.file, part.groups, part.rows)
         return
@@ -160,7 +161,7 @@ def records(dump: Dump, part: Part | None = None) -> Iterator[object]:
         if path.suffix == ".parquet":
             yield from _parquet_records(dump, path)
         else:
-            yield from _json_records(dump, path)
+            yield from _json_records(dump, path, limit)
 
 
 # --- parts --------------------------------------------------------------------------------
@@ -231,45 +232,118 @@ def parts(dump: Dump) -> list[Part]:
     return out or [WHOLE]
 
 
-def _json_records(dump: Dump, path: Path) -> Iterator[object]:
-    import ijson
+def _json_records(dump: Dump, path: Path, limit: int | None = None) -> Iterator[object]:
+    """The records of a JSON dump, one at a time, by the rules of a document (``documents``): a
+    record is decoded by ``json``'s own decoder only once its text is read whole, and that text is
+    never held past the per-file cap of a document, nor decoded past ``documents.MAX_DEPTH``
+    levels; duplicate keys, NaN and Infinity refuse the dump, naming record and field; a BOM is
+    allowed; text that is not UTF-8 is refused, naming the byte. Whatever the nesting or the length
+    of one string, memory stays within about twice the cap and time within a few passes over it."""
+    limit = documents.MAX_DOCUMENT_BYTES if limit is None else limit
+    with open(path, "rb") as raw:
+        gzipped = raw.read(2) == b"\x1f\x8b"
+    text = documents._Text(path, dump.name, None, gzipped=gzipped)
+    try:
+        start = text.skip_ws()
+        if start != "[":
+            what = "nothing" if not start else "an object" if start == "{" else repr(start)
+            raise SnapshotError(dump.name, "", f"expected a list of records, got {what}")
+        text.pos += 1
+        if text.skip_ws() == "]":
+            text.pos += 1
+        else:
+            for i in itertools.count():
+                yield _json_record(text, dump.name, i, limit)
+                char = text.skip_ws()
+                text.pos += 1
+                if char == "]":
+                    break
+                if char != ",":
+                    text.fail(f"Expecting ',' delimiter after record [{i}]", text.pos - 1)
+        if text.skip_ws() != "":
+            text.fail("Extra data after the list of records")
+    finally:
+        text.close()
 
-    with open(path, "rb") as raw, contextlib.ExitStack() as stack:
-        magic = raw.read(2)
-        raw.seek(0)
-        stream = stack.enter_context(gzip.open(raw)) if magic == b"\x1f\x8b" else raw
+
+def _json_record(text, name: str, i: int, limit: int) -> object:
+    text.skip_ws()
+    while True:
         try:
-            head = stream.read(4096)
-            start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
-            if start != b"[":
-                what = (
-                    "nothing"
-                    if not start
-                    else "an object"
-                    if start == b"{"
-                    else f"{start.decode(errors='replace')!r}"
-                )
-                raise SnapshotError(dump.name, "", f"expected a list of records, got {what}")
-            yield from ijson.items(_Prefixed(head, stream), "item", use_float=True)
-        except ijson.JSONError as exc:
-            raise SnapshotError(dump.name, "", f"invalid JSON: {exc}") from None
-        except (OSError, EOFError) as exc:
-            raise SnapshotError(dump.name, "", f"not a valid gzip file ({exc})") from None
+            value, end = documents._DECODER.raw_decode(text.buf, text.pos)
+        except json.JSONDecodeError as exc:
+            cut = exc.pos >= len(text.buf) - 8 or exc.msg.startswith("Unterminated string")
+            if cut and not text.eof:  # the record runs on past what is read so far
+                _read_more(text, name, i, limit)
+                continue
+            text.fail(f"{exc.msg.removesuffix(' at')} (in record [{i}])", exc.pos)
+        except RecursionError:
+            raise SnapshotError(name, f"[{i}]", documents.too_deep_message()) from None
+        except ValueError as exc:  # a duplicate key, NaN or Infinity
+            raise SnapshotError(name, f"[{i}]{_where_refused(text)}", f"invalid JSON: {exc}") from None
+        if end == len(text.buf) and not text.eof:  # a number may go on in the next chunk
+            _read_more(text, name, i, limit)
+            continue
+        if documents.too_deep(text.buf, text.pos, end):
+            raise SnapshotError(name, f"[{i}]", documents.too_deep_message())
+        text.pos = end
+        return value
 
 
-class _Prefixed:
-    """A stream with the bytes already read put back in front."""
+def _read_more(text, name: str, i: int, limit: int) -> None:
+    """More of a record's text: as much again as is held (so that it is decoded a few times only),
+    refused once it holds more than a document may."""
+    held = len(text.buf) - text.pos
+    if held > limit:
+        raise SnapshotError(
+            name,
+            f"[{i}]",
+            f"a record larger than the per-file cap of {limit // 2**20} MB as JSON text"
+            " (load_snapshot --max-file-mb raises it)",
+        )
+    text.more(min(held, limit + 1 - held))
 
-    def __init__(self, head: bytes, stream):
-        self.head, self.stream = head, stream
 
-    def read(self, size: int = -1) -> bytes:
-        if size == 0:  # ijson asks for nothing first, to learn whether the stream is bytes or text
-            return b""
-        if self.head:
-            out, self.head = self.head, b""
-            return out
-        return self.stream.read(size)
+class _Constant:
+    def __init__(self, name):
+        self.name = name
+
+
+class _Duplicated(dict):
+    key = None
+
+
+def _keep_duplicates(pairs):
+    out = _Duplicated()
+    for key, value in pairs:
+        if key in out and out.key is None:
+            out.key = key
+        out[key] = value
+    return out
+
+
+_TOLERANT = json.JSONDecoder(object_pairs_hook=_keep_duplicates, parse_constant=_Constant)
+
+
+def _where_refused(text) -> str:
+    """Where in the record at ``text.pos`` the first duplicate key or NaN/Infinity literal is (a
+    path such as ``.methods[0].name``): the record decoded again, tolerating them, and searched."""
+    try:
+        value, _end = _TOLERANT.raw_decode(text.buf, text.pos)
+    except (ValueError, RecursionError):
+        return ""
+    stack = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, _Constant):
+            return path
+        if isinstance(item, _Duplicated) and item.key is not None:
+            return f"{path}.{item.key}"
+        if isinstance(item, dict):
+            stack.extend((f"{path}.{k}", v) for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{n}]", v) for n, v in reversed(list(enumerate(item))))
+    return ""
 
 
 # Parquet records are turned into Python this many at a time, not a row group at once: a reading
@@ -292,8 +366,11 @@ def _parquet_records(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    shard = path.name if len(dump.files) > 1 else ""
     try:
         parquet = pq.ParquetFile(path)
+        if _type_depth(parquet.schema_arrow) > documents.MAX_DEPTH:  # a record is nested as its schema
+            raise SnapshotError(dump.name, shard, documents.too_deep_message())
         first, end = rows or (0, None)
         for group in range(*(groups or (0, parquet.num_row_groups))):
             seen = 0
@@ -307,12 +384,36 @@ def _parquet_records(
                     max(0, first - start),
                     batch.num_rows if end is None else min(batch.num_rows, end - start),
                 )
-                for record in batch.slice(lo, hi - lo).to_pylist():
+                try:
+                    records = batch.slice(lo, hi - lo).to_pylist()
+                except UnicodeDecodeError as exc:  # a string column's bytes that are not UTF-8
+                    raise SnapshotError(
+                        dump.name, shard, f"not UTF-8 text in its row group {group} ({exc.reason})"
+                    ) from None
+                for record in records:
                     yield _jsonable(record)
     except (pa.ArrowException, OSError) as exc:
-        raise SnapshotError(
-            dump.name, path.name if len(dump.files) > 1 else "", f"not a Parquet file ({exc})"
-        ) from None
+        raise SnapshotError(dump.name, shard, f"not a Parquet file ({exc})") from None
+
+
+def _type_depth(schema) -> int:
+    """How deep a record of this Arrow schema nests, as JSON counts it (the record itself is one
+    level; each list, struct or map one more), walked without recursion."""
+    import pyarrow as pa
+
+    deepest, stack = 1, [(column.type, 2) for column in schema]
+    while stack:
+        kind, depth = stack.pop()
+        if isinstance(kind, pa.StructType):
+            stack.extend((kind.field(n).type, depth + 1) for n in range(kind.num_fields))
+        elif isinstance(kind, pa.MapType):
+            stack.append((kind.item_type, depth + 1))
+        elif isinstance(kind, pa.ListType | pa.LargeListType | pa.FixedSizeListType):
+            stack.append((kind.value_type, depth + 1))
+        else:
+            continue
+        deepest = max(deepest, depth)
+    return deepest
 
 
 # The values JSON has as they are: most of a record's. They are tested first, by exact type, and
@@ -355,7 +456,7 @@ class _Context:
         return next(self.units)
 
 
-def read(dump: Dump, sha256: str, part: Part = WHOLE) -> Iterator[Parsed]:
+def read(dump: Dump, sha256: str, part: Part = WHOLE, limit: int | None = None) -> Iterator[Parsed]:
     """The dump's staged rows (``part`` of them), a batch of records at a time (the document's row first)."""
     read_at = dump.read_at
     stamp = make_stamp(read_at, sha256)
@@ -376,7 +477,7 @@ def read(dump: Dump, sha256: str, part: Part = WHOLE) -> Iterator[Parsed]:
             stamp=stamp,
         )
     held = 0  # records in this batch
-    for i, value in enumerate(records(dump, part), part.first):
+    for i, value in enumerate(records(dump, part, limit), part.first):
         ctx.record = i + 1
         with out.row("record", f"[{i}]"):
             record = Fields(dump.name, value, f"[{i}]", warnings=out.warnings)
@@ -445,8 +546,8 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
         doc_url=out.url,
         rec=rec,
     )
-    for i, name in enumerate(text_list(r, "authors")):
-        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name.strip()[:500], rec=rec)
+    for i, name in enumerate(author_names(r)):
+        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name, rec=rec)
     for name in dict.fromkeys(clean_name(n) for n in text_list(r, "tasks") if n.strip()):
         task_slug = memo_name_slug(name)
         out.add("task", slug=task_slug, name=name, stamp="1|" + stamp, detailed=False, doc_url=out.url)

@@ -529,3 +529,23 @@ def text_list(fields: Fields, key: str) -> list[str]:
                 raise
             fields.warnings.append(LoadWarning.from_error("left_out", exc, "left out"))
     return out
+
+
+def author_names(fields: Fields, key: str = "authors") -> list[str]:
+    """A paper's authors in order, each stripped and cut to what the model holds; a blank name (empty,
+    or only spaces) is no author: left out, with a warning naming file and field (issue 34: such a
+    name made a page that linked to an author without an address)."""
+    limit = schema.max_chars("author", "name")
+    names = []
+    for i, name in enumerate(text_list(fields, key)):
+        name = name.strip()
+        if not name:
+            if fields.warnings is not None:
+                fields.warnings.append(
+                    LoadWarning(
+                        "left_out", fields.file, f"{fields.at(key)}[{i}]: a blank author name (left out)"
+                    )
+                )
+            continue
+        names.append(name[:limit])
+    return names

@@ -203,7 +203,7 @@ class _Dump:
 
 
 def read_dumps(
-    snapshot: Snapshot, known: KnownDocuments, stage, workers: int | None = None
+    snapshot: Snapshot, known: KnownDocuments, stage, workers: int | None = None, limit: int | None = None
 ) -> Iterator[ReadResult]:
     """The archive dumps of the load, a batch of records at a time, each dump's outcome after its batches.
 
@@ -238,7 +238,9 @@ def read_dumps(
             plans.append(ReadResult(outcome, error=exc))
     jobs = [(plan, part) for plan in plans if isinstance(plan, _Dump) and plan.split for part in plan.parts]
     if workers < 2 or len(jobs) * archive.PART_RECORDS < PARALLEL_FROM_RECORDS:
-        yield from _read_dumps(plans, stage, lambda plan, part: archive.read(plan.dump, plan.sha256, part))
+        yield from _read_dumps(
+            plans, stage, lambda plan, part: archive.read(plan.dump, plan.sha256, part, limit)
+        )
         return
     # This process reads too, between writing what the others send back (and it reads the whole
     # dumps): one reading process fewer, and one process's memory less (each holds 130-180 MB), so
@@ -261,7 +263,7 @@ def read_dumps(
                     )
                     ahead.append((job, sent))
                 if (plan, part) not in in_pool:
-                    return archive.read(plan.dump, plan.sha256, part)
+                    return archive.read(plan.dump, plan.sha256, part, limit)
                 (sent_plan, sent_part), future = ahead.popleft()
                 if sent_plan is plan and sent_part == part:
                     return future.result()

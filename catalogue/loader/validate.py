@@ -24,6 +24,7 @@ from catalogue.loader.fields import (
     Parsed,
     _NotAnObject,
     as_json,
+    author_names,
     bad_char,
     clean_text,
     dates,
@@ -34,7 +35,6 @@ from catalogue.loader.fields import (
     metrics_json,
     paper_key,
     paper_naming,
-    text_list,
 )
 from catalogue.loader.warnings import LoadWarning
 from catalogue.models import Correction, DocumentKind, Status, TitleSource
@@ -495,14 +495,8 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
         doc_url=url,
         rec=0,
     )
-    for i, name in enumerate(text_list(doc, "authors")):
-        out.add(
-            "author",
-            pkey=pkey,
-            stamp=stamp,
-            position=i,
-            name=name.strip()[: schema.max_chars("author", "name")],
-        )
+    for i, name in enumerate(author_names(doc)):
+        out.add("author", pkey=pkey, stamp=stamp, position=i, name=name)
     _parse_tasks_methods(doc, out, pkey, stamp)
     for link in doc.objects("code_links"):
         with out.row("code link", link.path):

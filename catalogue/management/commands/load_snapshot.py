@@ -3,6 +3,7 @@
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from catalogue.loader import LoadLocked, SnapshotError, load_paths
 from catalogue.loader.documents import MAX_DOCUMENT_BYTES
@@ -27,6 +28,11 @@ class Command(BaseCommand):
             "--force", action="store_true", help="re-read files whose exact content is already loaded"
         )
         parser.add_argument(
+            "--allow-shrink",
+            action="store_true",
+            help="accept an archive dump that gives fewer than half the rows of the copy it replaces",
+        )
+        parser.add_argument(
             "--max-file-mb",
             type=int,
             default=None,
@@ -34,7 +40,15 @@ class Command(BaseCommand):
             help=f"refuse a document larger than this as JSON text (default {MAX_DOCUMENT_BYTES // 2**20})",
         )
 
-    def handle(self, *args, paths, dry_run, keep_going, force, max_file_mb, verbosity, **options):
+    def execute(self, *args, **options):
+        try:
+            return super().execute(*args, **options)
+        except DatabaseError as exc:  # before the load: the checks found no database
+            raise _database_failed(exc) from None
+
+    def handle(
+        self, *args, paths, dry_run, keep_going, force, max_file_mb, verbosity, allow_shrink=False, **options
+    ):
         if max_file_mb is not None and max_file_mb < 1:
             raise CommandError("--max-file-mb must be at least 1")
         progress = _Progress(self.stdout, verbosity)
@@ -46,6 +60,7 @@ class Command(BaseCommand):
                 force=force,
                 progress=progress,
                 max_file_bytes=max_file_mb * 2**20 if max_file_mb else None,
+                allow_shrink=allow_shrink,
             )
         except LoadLocked as exc:
             self.stderr.write(self.style.ERROR(f"refused: {exc}"))
@@ -53,6 +68,8 @@ class Command(BaseCommand):
         except SnapshotError as exc:
             recorded = f" (the failure is load record {exc.load_run_id})" if exc.load_run_id else ""
             raise CommandError(f"{exc}\nNothing was written to the catalogue{recorded}.") from None
+        except (DatabaseError, OSError) as exc:
+            raise _database_failed(exc) from None
         finally:
             progress.done()
         self._report(result, verbosity)
@@ -74,6 +91,11 @@ class Command(BaseCommand):
                 self.stdout.write("by source:")
                 for kind, figures in sorted(result.by_source.items()):
                     self.stdout.write(f"  {DocumentKind(kind).label}: {source_line(figures)}")
+            if result.by_dump:
+                self.stdout.write("by dump (added, kept, removed, against the copy it replaces):")
+                for file, change in sorted(result.by_dump.items()):
+                    first = "" if change.replaces else " (first copy)"
+                    self.stdout.write(f"  {file}{first}: {change.line()}")
         if result.dry_run:
             recorded = f" (load record {result.load_run_id})" if result.load_run_id else ""
             self.stdout.write(self.style.WARNING(f"dry run: nothing was written to the catalogue{recorded}"))
@@ -98,6 +120,13 @@ class Command(BaseCommand):
             self.stderr.write(self.style.WARNING(f"{kind}: {tally.count}{first}"))
             for warning in examples.get(kind, []):
                 self.stderr.write(self.style.WARNING(f"  warning: {warning}"))
+
+
+def _database_failed(exc: BaseException) -> CommandError:
+    """The disk filled, the database went away, its folder cannot be written: the operator's to
+    mend, in one line, not a bug to trace. The load's transaction rolled back: nothing was written."""
+    said = " ".join(str(exc).split())[:300] or type(exc).__name__
+    return CommandError(f"the database failed ({said}); nothing was written to the catalogue")
 
 
 def source_line(f: dict[str, int]) -> str:
