@@ -1,6 +1,6 @@
 """A leaderboard's table as CSV and JSON, and the badge a README embeds (``catalogue.boards``).
 
-Pages of the site (``catalogue.views.cached_page``: strict parameters, the shared cache), each
+Pages of the site (``catalogue.pageframe.cached_page``: strict parameters, the shared cache), each
 answering in its own format whatever the client's Accept (``negotiate=False``).
 
 The badge keeps the address shape paperswithcode.com's badges used, so a README that swaps the
@@ -17,7 +17,7 @@ from django.views.decorators.http import require_safe
 
 from catalogue import boards, queries
 from catalogue.models import Leaderboard
-from catalogue.views import cached_page, flag_param, param
+from catalogue.pageframe import cached_page, flag_param, param
 
 FORMATS = ("csv", "json")
 BADGE_MAX_AGE = 3600  # a badge is fetched by every view of every README that embeds it

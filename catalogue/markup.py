@@ -51,7 +51,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from catalogue.templatetags.pages import web_url
+from catalogue.addresses import web_url
 
 HEADING_SHIFT = 2  # a description's "#" under the page's h1 and h2
 # Longer texts (the longest real description is 5,744 characters) are shown as plain paragraphs:

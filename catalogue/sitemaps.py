@@ -8,6 +8,7 @@ from django.contrib.sitemaps import Sitemap
 from django.db.models import Model
 from django.urls import reverse
 
+from catalogue.addresses import repo_path
 from catalogue.models import Area, CodeEntry, Dataset, Leaderboard, Method, Paper, Repo, Task
 from catalogue.pagination.paginators import KeysFirstPaginator
 
@@ -43,8 +44,6 @@ class RepoSitemap(_Section):
     fields = ("host", "owner", "name")
 
     def location(self, item):
-        from catalogue.views import repo_path
-
         return repo_path(item)
 
 

@@ -9,7 +9,7 @@ find a paper by its arXiv id, as arxiv.org's own addresses do. A repository is
 from django.contrib.sitemaps import views as sitemap_views
 from django.urls import path, re_path, register_converter
 
-from catalogue import authors, board_views, feeds, views
+from catalogue import authors, board_views, feeds, pageframe, views
 from catalogue.browse import views as browse
 from catalogue.sitemaps import SITEMAPS
 
@@ -52,7 +52,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("search", views.search_view, name="search"),
     path("papers/", views.paper_list, name="paper_list"),
-    path("papers/feed", views.feed(feeds.NewPapersFeed()), name="papers_feed"),
+    path("papers/feed", pageframe.feed(feeds.NewPapersFeed()), name="papers_feed"),
     path("paper/<segment:slug>", views.paper_detail, name="paper"),
     path("paper/<segment:slug>/bibtex", views.paper_bibtex, name="paper_bibtex"),
     # arXiv ids as arxiv.org writes them; an old-style id has a slash (hep-th/9901001v1)
@@ -60,7 +60,7 @@ urlpatterns = [
     re_path(r"^paper/(?P<arxiv_id>[a-z-]+(?:\.[A-Za-z-]+)?/\d{7}(?:v\d+)?)$", views.paper_by_arxiv_id),
     path("code/", views.code_entry_list, name="code_entry_list"),
     path("code/<segment:slug>", views.code_entry_detail, name="code_entry"),
-    path("code/<segment:slug>/feed", views.feed(feeds.CodeEntryFeed()), name="code_entry_feed"),
+    path("code/<segment:slug>/feed", pageframe.feed(feeds.CodeEntryFeed()), name="code_entry_feed"),
     path("body/<segment:prefix>", views.code_body_detail, name="code_body"),
     path("repo/<segment:owner>/<segment:name>", views.repo_detail, name="repo"),
     path("sota/", browse.sota_index, name="sota"),
@@ -76,19 +76,19 @@ urlpatterns = [
     path("conference/<segment:slug>", browse.conference_detail, name="conference"),
     # a proceeding is its id (catalogue.browse.conferences), as in the API
     path("proceeding/<segment:slug>", browse.proceeding_detail, name="proceeding"),
-    path("sota/<segment:slug>/feed", views.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
+    path("sota/<segment:slug>/feed", pageframe.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
     # the board's rows as shown (its ?metric= and ?code=), every page of them: table.csv, table.json
     path("sota/<segment:slug>/table.<segment:fmt>", board_views.leaderboard_table, name="leaderboard_table"),
     # paperswithcode.com's badge addresses: shields.io endpoint JSON, and the badge as SVG
     path("badge/<segment:paper>/<segment:board>.svg", board_views.badge_svg, name="badge_svg"),
     path("badge/<segment:paper>/<segment:board>", board_views.badge_endpoint, name="badge"),
     path("task/<segment:slug>", views.task_detail, name="task"),
-    path("task/<segment:slug>/feed", views.feed(feeds.TaskPapersFeed()), name="task_feed"),
+    path("task/<segment:slug>/feed", pageframe.feed(feeds.TaskPapersFeed()), name="task_feed"),
     path("task/<segment:slug>/leaderboards", browse.task_leaderboards, name="task_leaderboards"),
     path("methods/", browse.method_list, name="method_list"),
     path("method/<segment:slug>", views.method_detail, name="method"),
     path("corrections/", views.correction_list, name="corrections"),
-    path("corrections/feed", views.feed(feeds.CorrectionsFeed()), name="corrections_feed"),
+    path("corrections/feed", pageframe.feed(feeds.CorrectionsFeed()), name="corrections_feed"),
     path("about", views.about, name="about"),
     # where every snapshot document's about.attribution points
     path("attribution", views.attribution_page, name="attribution"),
@@ -109,6 +109,6 @@ urlpatterns = [
     ),
     # <page>.json for pages whose address has no argument to carry the suffix (lists, /about);
     # the others (/paper/<slug>.json) reach their own view, which sees the suffix. Keep it last.
-    re_path(r"^(?P<address>[^\x00]+)\.json$", views.json_form_of, name="json_form"),
-    re_path(r"^(?P<address>[^\x00]+)\.md$", views.json_form_of, name="markdown_form"),
+    re_path(r"^(?P<address>[^\x00]+)\.json$", pageframe.json_form_of, name="json_form"),
+    re_path(r"^(?P<address>[^\x00]+)\.md$", pageframe.json_form_of, name="markdown_form"),
 ]

@@ -1,34 +1,22 @@
 """The public pages: thin views over ``catalogue.queries`` and ``catalogue.figures``.
 
-Every view names the query parameters it reads (``cached_page(reads=…)``); any other, or one
-given twice, sends the reader to the same address without it. It reads them through the small
-parsers below, which turn anything malformed (a bad page number, a forged cursor, a huge value)
-into "not given" rather than an error, and looks objects up so that an unknown address is a 404.
-A NUL byte in the address or a parameter never reaches a view (``config.request_checks``).
-A page that shows what the API has answers with the API's JSON when JSON is asked for.
+What every page shares (its parameters, ``Meta``, its JSON and Markdown forms, its cached copy)
+is the page framework, ``catalogue.pageframe``; the addresses they write are
+``catalogue.addresses``'. A view names the query parameters it reads (``cached_page(reads=…)``)
+and looks objects up so that an unknown address is a 404.
 """
 
-import json as jsonlib
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from functools import cached_property, partial, wraps
-from urllib.parse import quote, unquote_to_bytes, urlencode
 
-from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
-from django.core.handlers.wsgi import WSGIRequest
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
-from django.urls import Resolver404, resolve, reverse
-from django.utils.cache import patch_vary_headers
+from django.urls import reverse
 from django.utils.encoding import escape_uri_path
 from django.views.decorators.http import require_safe
 
 from catalogue import (
     boards,
-    caching,
     charts,
     citations,
     code_text,
@@ -43,364 +31,27 @@ from catalogue import (
     related,
     search,
 )
+from catalogue.addresses import DEFAULT_HOST, api_url, repo_path
 from catalogue.browse import queries as browse_queries
 from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Paper, Status, Task
-from catalogue.templatetags.pages import url_to
+from catalogue.pageframe import (
+    KEYSET,
+    Meta,
+    NoJsonForm,
+    cached_page,
+    choice_param,
+    describe,
+    flag,
+    flag_param,
+    int_param,
+    list_json,
+    param,
+    render_page,
+    same,
+)
 
-MAX_PARAM = 200  # longer query-string values are cut: nothing we look up is longer
-API_ROOT = "/api/v1/"
-DEFAULT_HOST = "github.com"
 _HOST = re.compile(r"^[a-z0-9.-]{1,200}$")
 _SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
-
-
-# --- reading the query string -------------------------------------------------------
-
-
-KEYSET = ("after", "before")  # a keyset page's place in its list (catalogue.pagination.keyset)
-FLAG_ON = {"1", "true", "on", "yes"}
-
-
-def param(request, name: str) -> str:
-    """A query-string value as text, without NUL bytes, at most MAX_PARAM characters."""
-    known = getattr(request, "page_params", None)
-    if known is not None and name not in known:
-        # cached_page would have sent the reader away without it: the view must name it.
-        raise ImproperlyConfigured(f"{request.path} reads ?{name}= but its cached_page(reads=…) omits it")
-    return request.GET.get(name, "").replace("\x00", "").strip()[:MAX_PARAM]
-
-
-def int_param(request, name: str, *, low: int, high: int) -> int | None:
-    value = param(request, name)
-    if not value.isascii() or not value.isdigit() or len(value) > 9:
-        return None
-    number = int(value)
-    return number if low <= number <= high else None
-
-
-def flag_param(request, name: str) -> bool:
-    return param(request, name).lower() in FLAG_ON
-
-
-def choice_param(request, name: str, choices) -> str:
-    value = param(request, name)
-    return value if value in choices else ""
-
-
-# --- links to the JSON API ----------------------------------------------------------
-
-
-def api_url(kind: str, *parts: str, **query: str) -> str:
-    """The API address of what a page shows. All API paths are written here, and only here.
-
-    ``kind`` is the API's collection (``papers``, ``code-entries``, ``repositories``,
-    ``tasks``, ``methods``, ``evaluations``, ``samples``); each part is one path segment.
-    """
-    path = "".join(quote(part, safe="") + "/" for part in parts)
-    query_string = urlencode({k: v for k, v in query.items() if v})
-    return f"{API_ROOT}{kind}/{path}" + (f"?{query_string}" if query_string else "")
-
-
-def repo_path(repo) -> str:
-    """/repo/<owner>/<name>, plus ``?host=`` for repositories not on GitHub."""
-    url = url_to("repo", repo.owner, repo.name)
-    return url if repo.host == DEFAULT_HOST else f"{url}?{urlencode({'host': repo.host})}"
-
-
-# --- what every page's <head> says ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Meta:
-    title: str
-    description: str
-    og_type: str = "website"
-    api_url: str = ""  # the API's address of what the page shows (set from cached_page's json=)
-    json_url: str = ""  # this page's own JSON form (<page>.json), when it has one
-    feed_url: str = ""  # its Atom feed (catalogue.feeds), if it has one
-    noindex: bool = False
-
-
-def _describe(text: str, limit: int = 200) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
-
-
-def _page(request, template: str, meta: Meta, **context) -> HttpResponse:
-    form = getattr(request, "json_form", None)
-    if form is not None and form.api_address:
-        meta = replace(meta, api_url=form.api_address, json_url=form.address)
-    return render(request, template, {"meta": meta, **context})
-
-
-# --- one address: its query string, its representations, its cached copy ------------------
-
-JSON_SUFFIX = ".json"
-JSON = "application/json"
-MARKDOWN_SUFFIX = ".md"
-
-
-class NoJsonForm(Exception):
-    """What the page shows (with these parameters) is not something the API answers: a 406."""
-
-
-class MovedTo(Exception):
-    """The page is at another address (an author's slug: its exact name's): its JSON and Markdown
-    forms are sent there too (301 to that page's form), as the page is."""
-
-    def __init__(self, page: str):
-        super().__init__(page)
-        self.page = page
-
-
-# A page's JSON form: (request, the page's URL arguments) -> the API's address of what it shows
-# (``api_url``), None when it has none; NoJsonForm when its parameters have no counterpart.
-JsonForm = Callable[..., str | None]
-
-
-class _PageJsonForm:
-    """The JSON form of the page being rendered, worked out only if the page links it."""
-
-    def __init__(self, request, json_form: JsonForm | None, args, kwargs):
-        self.request, self.json_form, self.args, self.kwargs = request, json_form, args, kwargs
-
-    @cached_property
-    def api_address(self) -> str:
-        try:
-            return (self.json_form and self.json_form(self.request, *self.args, **self.kwargs)) or ""
-        except (NoJsonForm, MovedTo, Http404):
-            return ""
-
-    @property
-    def address(self) -> str:
-        """This page's ``.json`` address: ``/paper/x.json``, ``/papers.json?task=y``."""
-        path = escape_uri_path(self.request.path).rstrip("/") + JSON_SUFFIX
-        query = caching.canonical_query(self.request, self.request.page_params)
-        return path + (f"?{query}" if query else "")
-
-
-def cache_bust_params() -> frozenset[str]:
-    """CACHE_BUST_PARAM: every page reads it (and keys its copy on it) but nothing shows it, so a
-    benchmark can ask for a page nobody has cached. Unset in production: anyone could miss the cache."""
-    return frozenset({settings.CACHE_BUST_PARAM} - {""})
-
-
-def cached_page(
-    view=None,
-    /,
-    *,
-    reads: Iterable[str] = (),
-    json: JsonForm | None = None,
-    markdown: Callable | None = None,
-    negotiate: bool = True,
-):
-    """A public page: its parameters, its JSON form and the shared response cache, for every page.
-
-    - ``reads``: the query parameters the view reads. A request with any other, or with one
-      given twice, is sent (301, no query run) to the address without it (with its last value),
-      the rest in one order: links carrying someone's tracking parameters (``utm_*``) still
-      arrive, and a made-up parameter can neither build a fresh copy nor linger in the links
-      the page writes. The pages' cache key holds
-      only these (``caching.key_for``).
-    - ``json``: where the API answers what the page shows (:data:`JsonForm`). When the client
-      prefers JSON (its Accept, q-values weighed as Django does; a browser's prefers HTML) or
-      asks for ``<page>.json``, the answer is the API's own response for that address: its
-      view, serializers, cache entry, throttle and validators; 406 for a page with no JSON form.
-      Every answer says ``Vary: Accept``; HTML copies are kept under the page's address and JSON
-      under the API's, so neither is ever served for the other.
-    - The Markdown form (``<page>.md``, or a client preferring ``text/markdown``): the same API
-      answer written as Markdown (``catalogue.markdown_forms``), with the attribution; ``markdown``
-      (request, the page's URL arguments) -> Markdown the page adds (a code body's text, where
-      its page shows it). A page with no JSON form has none (406).
-    - The cache: the key holds ``caching.data_version()`` (one cheap query), so a load or a
-      curator's correction shows at once; a change made any other way (an admin edit of a
-      task's name) shows within PAGE_CACHE_SECONDS. Pages hold nothing per visitor (no session,
-      no CSRF token: every form is a GET), so one copy serves everyone. The cache itself, and
-      the ETag / Last-Modified / Cache-Control it sends, are ``catalogue.caching``'s.
-    - ``negotiate=False``: the view answers in its own format whatever the Accept or the path's
-      suffix (a download such as ``/sota/<slug>/table.json``, a badge): no JSON form, no 406.
-    """
-    if view is None:
-        return partial(cached_page, reads=reads, json=json, markdown=markdown, negotiate=negotiate)
-    known = frozenset(reads)
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        page_params = known | cache_bust_params()
-        repeated = any(len(values) > 1 for _, values in request.GET.lists())
-        if repeated or set(request.GET) - page_params:
-            # A parameter given twice (?page=1&page=2) is sent away like an unknown one, to the
-            # address with only its last value, the one the page read: the reader lands on the
-            # page they were shown before, at an address that says which. The API refuses it
-            # (400): people follow links, programs read errors. No page reads several values.
-            query = caching.canonical_query(request, page_params, one_each=True)
-            response = redirect(
-                escape_uri_path(request.path) + (f"?{query}" if query else ""), permanent=True
-            )
-        else:
-            request.page_params = page_params
-            if negotiate:
-                response = _represent(view, json, request, args, kwargs, markdown)
-            else:
-                response = _cached(view, request, args, kwargs)
-        patch_vary_headers(response, ["Accept"])
-        return response
-
-    wrapper.public_page = True  # json_form_of serves <page>.json only for these
-    wrapper.page_reads = known
-    return wrapper
-
-
-def _represent(view, json_form: JsonForm | None, request, args, kwargs, markdown=None) -> HttpResponse:
-    if request.path_info.endswith(MARKDOWN_SUFFIX):
-        named = _without_suffix(kwargs, MARKDOWN_SUFFIX)
-        response = _markdown_response(json_form, markdown, request, args, named)
-        if response.status_code != 404 or named == kwargs:
-            return response
-    if request.path_info.endswith(JSON_SUFFIX):
-        # <page>.json: the suffix is on the last URL argument (/paper/<slug>.json), or the page
-        # has none and json_form_of found it (/papers.json).
-        named = _without_suffix(kwargs)
-        response = _json_response(json_form, request, args, named)
-        if response.status_code != 404 or named == kwargs:
-            return response
-        # Nothing by that name: the name itself may end in .json (a repository "x.json"). Its page.
-    preferred = request.get_preferred_type(["text/html", JSON, markdown_forms.MARKDOWN])
-    if preferred == JSON:
-        return _json_response(json_form, request, args, kwargs)
-    if preferred == markdown_forms.MARKDOWN:
-        return _markdown_response(json_form, markdown, request, args, kwargs)
-    request.json_form = _PageJsonForm(request, json_form, args, kwargs)
-    return _cached(view, request, args, kwargs)
-
-
-def _cached(view, request, args, kwargs) -> HttpResponse:
-    if not caching.lifetime() or request.method != "GET":
-        return view(request, *args, **kwargs)
-    key, copy = caching.lookup(request, "page", request.page_params)
-    if copy is not None:
-        return caching.respond(request, copy)
-    return caching.store(request, key, view(request, *args, **kwargs))
-
-
-def _without_suffix(kwargs: dict, suffix: str = JSON_SUFFIX) -> dict:
-    if not kwargs:
-        return kwargs
-    last, value = list(kwargs.items())[-1]
-    if not str(value).endswith(suffix):
-        return kwargs
-    return {**kwargs, last: value[: -len(suffix)]}
-
-
-def _markdown_response(json_form: JsonForm | None, markdown, request, args, kwargs) -> HttpResponse:
-    """The page's JSON form (the API's answer) written as Markdown; its errors too."""
-    answer = _json_response(json_form, request, args, kwargs, MARKDOWN_SUFFIX)
-    if 300 <= answer.status_code < 400:
-        return answer  # the page is elsewhere (MovedTo): so is its Markdown form
-    if hasattr(answer, "render"):
-        answer.render()
-    data = jsonlib.loads(answer.content or b"null")
-    page = escape_uri_path(request.path).removesuffix(MARKDOWN_SUFFIX)
-    if answer.status_code != 200:
-        detail = data.get("detail", "") if isinstance(data, dict) else ""
-        text = markdown_forms.error(answer.status_code, str(detail))
-    else:
-        extra = markdown(request, *args, **kwargs) if markdown else ""
-        text = markdown_forms.render(data, page=page, extra=extra)
-    response = HttpResponse(text, content_type=markdown_forms.CONTENT_TYPE, status=answer.status_code)
-    for header in ("Retry-After", "Last-Modified", "Cache-Control"):  # not the ETag: other bytes
-        if header in answer:
-            response[header] = answer[header]
-    return response
-
-
-def _json_response(
-    json_form: JsonForm | None, request, args, kwargs, suffix: str = JSON_SUFFIX
-) -> HttpResponse:
-    try:
-        address = json_form(request, *args, **kwargs) if json_form else None
-    except MovedTo as moved:
-        query = request.META.get("QUERY_STRING", "")
-        if not request.path_info.endswith(suffix):
-            return redirect(moved.page + (f"?{query}" if query else ""), permanent=True)
-        return redirect(moved.page + suffix + (f"?{query}" if query else ""), permanent=True)
-    except NoJsonForm as reason:
-        return JsonResponse({"detail": str(reason)}, status=406)
-    except Http404 as missing:
-        return JsonResponse({"detail": str(missing)}, status=404)
-    if not address:
-        return JsonResponse({"detail": "This page has no JSON form; the API is at " + API_ROOT}, status=406)
-    return _api_response(request, address)
-
-
-def _api_response(request, address: str) -> HttpResponse:
-    """The API's own response at ``address`` (``api_url``), to this client, as if it had asked there."""
-    path, _, query = address.partition("?")
-    environ = {
-        **request.environ,
-        "PATH_INFO": unquote_to_bytes(path).decode("iso-8859-1"),  # as a WSGI server passes it
-        "QUERY_STRING": query,
-        "HTTP_ACCEPT": JSON,
-    }
-    api_request = WSGIRequest(environ)
-    match = resolve(api_request.path_info)
-    api_request.resolver_match = match
-    return match.func(api_request, *match.args, **match.kwargs)
-
-
-@require_safe
-def json_form_of(request, address: str):
-    """``<page>.json`` (and ``<page>.md``) where no URL argument can carry the suffix
-    (``/papers.json``, ``/about.md``)."""
-    for candidate in (f"/{address}", f"/{address}/"):
-        try:
-            match = resolve(candidate)
-        except Resolver404:
-            continue
-        if getattr(match.func, "public_page", False):
-            return match.func(request, *match.args, **match.kwargs)
-    raise Http404(f"No page at /{address}")
-
-
-def list_json(kind: str, **alike: Callable[[str], dict[str, str]]) -> JsonForm:
-    """The JSON form of a list page: the API's list ``kind``, filtered by the page's parameters
-    that the API list reads alike (``alike``: page parameter -> its API parameters for a value).
-    The rows are the API's, in its order; any other parameter the page is given (its sort, its
-    keyset place) has no JSON form, and the 406 names it."""
-
-    def json_form(request, *args, **kwargs) -> str:
-        query: dict[str, str] = {}
-        other = []
-        for name in sorted(request.GET):
-            value = param(request, name)
-            if name in alike and value:
-                query.update(alike[name](value))
-            elif value and name not in cache_bust_params():
-                other.append(name)
-        if other:
-            raise NoJsonForm(
-                f"No JSON form of this list with {', '.join(other)}: the API's list is {api_url(kind)}"
-            )
-        return api_url(kind, **query)
-
-    return json_form
-
-
-def same(api_name: str) -> Callable[[str], dict[str, str]]:
-    return lambda value: {api_name: value}
-
-
-def flag(api_name: str) -> Callable[[str], dict[str, str]]:
-    """A page's on/off parameter (on: FLAG_ON; anything else is off, no filter)."""
-    return lambda value: {api_name: "true"} if value.lower() in FLAG_ON else {}
-
-
-def feed(view):
-    """An Atom feed (``catalogue.feeds``) as a view: GET and HEAD only, cached like the pages."""
-    return require_safe(cached_page(view))
-
-
-# --- pages ----------------------------------------------------------------------------
 
 
 @require_safe
@@ -419,7 +70,7 @@ def home(request):
         feed_url=reverse("papers_feed"),
     )
     chart = charts.status_bars(catalogue_figures.by_status, chart_id="home-status", title="Samples by status")
-    return _page(
+    return render_page(
         request,
         "catalogue/home.html",
         meta,
@@ -455,7 +106,7 @@ def search_view(request):
         description="Search papers, code entries and repositories in Code with Papers.",
         noindex=True,
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/search.html",
         meta,
@@ -496,7 +147,7 @@ def paper_list(request):
         description="Machine-learning papers and the code linked to them.",
         feed_url=reverse("papers_feed"),
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/paper_list.html",
         meta,
@@ -517,7 +168,7 @@ def paper_detail(request, slug: str):
     sample_figures = data.figures.samples
     meta = Meta(
         title=paper.title or paper.slug,
-        description=_describe(paper.abstract)
+        description=describe(paper.abstract)
         or f"{paper.title or paper.slug}: code, samples and results in Code with Papers.",
         og_type="article",
     )
@@ -525,7 +176,7 @@ def paper_detail(request, slug: str):
         sample_figures.by_status, chart_id="paper-status", title="This paper's samples by status"
     )
     url = request.build_absolute_uri(paper.get_absolute_url())
-    return _page(
+    return render_page(
         request,
         "catalogue/paper_detail.html",
         meta,
@@ -575,7 +226,7 @@ def code_entry_list(request):
     meta = Meta(
         title="Code entries", description="Routine names found in papers' code, grouped across papers."
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/codeentry_list.html",
         meta,
@@ -607,7 +258,7 @@ def code_entry_detail(request, slug: str):
     chart = charts.status_bars(
         entry_figures.by_status, chart_id="entry-status", title=f"{entry.name}: bodies by status"
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/codeentry_detail.html",
         meta,
@@ -659,7 +310,7 @@ def code_body_detail(request, prefix: str):
     )
     code = queries.body_code(body)
     shown = code.shown_from
-    return _page(
+    return render_page(
         request,
         "catalogue/codebody_detail.html",
         meta,
@@ -705,7 +356,7 @@ def repo_detail(request, owner: str, name: str):
             f"licence {repo.spdx or 'not stated'}."
         ),
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/repo_detail.html",
         meta,
@@ -792,7 +443,7 @@ def leaderboard_detail(request, slug: str):
         description=f"{len(whole.results):,} results for {title}, {order}{on_page}.",
         feed_url=reverse("leaderboard_feed", args=[board.slug]),
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/leaderboard_detail.html",
         meta,
@@ -828,12 +479,12 @@ def task_detail(request, slug: str):
     boards = browse_queries.boards_shown(task.leaderboards)
     meta = Meta(
         title=f"{task.name} (task)",
-        description=_describe(markup.plain_text(task.description))
+        description=describe(markup.plain_text(task.description))
         or f"Papers and leaderboards for the task {task.name}.",
         feed_url=reverse("task_feed", args=[task.slug]),
     )
     tree = browse_queries.task_tree(task)
-    return _page(
+    return render_page(
         request, "catalogue/task_detail.html", meta, task=task, papers=papers, boards=boards, tree=tree
     )
 
@@ -853,13 +504,13 @@ def method_detail(request, slug: str):
     boards = queries.leaderboards_of_method(method)
     meta = Meta(
         title=f"{method.name} (method)",
-        description=_describe(markup.plain_text(method.description))
+        description=describe(markup.plain_text(method.description))
         or (
             f"Papers that use or introduce the method {method.full_name or method.name}, "
             "and their leaderboards."
         ),
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/method_detail.html",
         meta,
@@ -894,7 +545,7 @@ def correction_list(request):
         "what the snapshot says, when, by whom and why; removed corrections included.",
         feed_url=reverse("corrections_feed"),
     )
-    return _page(request, "catalogue/correction_list.html", meta, data=data, page=data.page)
+    return render_page(request, "catalogue/correction_list.html", meta, data=data, page=data.page)
 
 
 @require_safe
@@ -905,7 +556,7 @@ def about(request):
         description="Where the data comes from, its licence (CC BY-SA 4.0) and what each status means.",
     )
     statuses = [(status, status.value in Status.instrument_failures()) for status in Status]
-    return _page(request, "catalogue/about.html", meta, statuses=statuses)
+    return render_page(request, "catalogue/about.html", meta, statuses=statuses)
 
 
 @require_safe
@@ -919,7 +570,7 @@ def attribution_page(request):
             "what Syntology and this site's curators changed, and the licences."
         ),
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/attribution.html",
         meta,
@@ -940,7 +591,7 @@ def data_page(request):
         ),
         api_url=api_url("data"),
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/data.html",
         meta,

@@ -11,10 +11,10 @@ from django.views.defaults import server_error
 
 from catalogue import attribution, queries
 from catalogue import models as m
+from catalogue.addresses import api_url
 from catalogue.figures import catalogue_figures, code_entry_figures, code_entry_figures_for, paper_figures
 from catalogue.pagination import keyset
 from catalogue.templatetags.pages import status_explanation
-from catalogue.views import api_url
 from tests import factories
 from tests.conftest import SEEDS
 from tests.factories import (
@@ -1035,7 +1035,7 @@ def test_place_row_addresses_are_what_reverse_gives(script_prefix):
     from django.urls import get_script_prefix, reverse, set_script_prefix
     from django.utils.html import conditional_escape
 
-    from catalogue.templatetags.pages import href_to, url_to
+    from catalogue.addresses import href_to, url_to
 
     before = get_script_prefix()
     set_script_prefix(script_prefix)

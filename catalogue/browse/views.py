@@ -9,23 +9,23 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from catalogue import authors, markup
+from catalogue.addresses import api_url
 from catalogue.browse import conferences
 from catalogue.browse import queries as browse
 from catalogue.models import Author, Dataset, Task
-from catalogue.pagination.keyset import keyset_page_of_rows
-from catalogue.views import (
+from catalogue.pageframe import (
     KEYSET,
     Meta,
     MovedTo,
-    _describe,
-    _page,
-    api_url,
     cached_page,
     choice_param,
+    describe,
     list_json,
     param,
+    render_page,
     same,
 )
+from catalogue.pagination.keyset import keyset_page_of_rows
 
 
 def _area_json(request, slug: str) -> str | None:
@@ -48,7 +48,7 @@ def sota_index(request):
             "tasks, their leaderboards and the papers with code that top them."
         ),
     )
-    return _page(request, "catalogue/sota_index.html", meta, areas=areas, shown=browse.AREA_TASKS_SHOWN)
+    return render_page(request, "catalogue/sota_index.html", meta, areas=areas, shown=browse.AREA_TASKS_SHOWN)
 
 
 @require_safe
@@ -60,7 +60,7 @@ def area_detail(request, slug: str):
         title=f"{area.name} (area)",
         description=f"{area.n_tasks:,} tasks and {area.n_leaderboards:,} leaderboards in {area.name}.",
     )
-    return _page(request, "catalogue/area_detail.html", meta, area=area, page=data.tasks)
+    return render_page(request, "catalogue/area_detail.html", meta, area=area, page=data.tasks)
 
 
 @require_safe
@@ -82,7 +82,7 @@ def task_list(request):
         meta = Meta(
             title="Tasks", description="Every task of the catalogue, with its papers and leaderboards."
         )
-    return _page(
+    return render_page(
         request,
         "catalogue/task_list.html",
         meta,
@@ -114,7 +114,7 @@ def dataset_list(request):
         title="Datasets",
         description="Datasets of machine-learning research: what they hold, their leaderboards and papers.",
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/dataset_list.html",
         meta,
@@ -134,10 +134,10 @@ def dataset_detail(request, slug: str):
     data = browse.dataset_page(dataset, after=param(request, "after"), before=param(request, "before"))
     meta = Meta(
         title=f"{dataset.name} (dataset)",
-        description=_describe(markup.plain_text(dataset.description))
+        description=describe(markup.plain_text(dataset.description))
         or f"{dataset.full_name or dataset.name}: its leaderboards and the papers evaluated on it.",
     )
-    return _page(request, "catalogue/dataset_detail.html", meta, dataset=dataset, data=data)
+    return render_page(request, "catalogue/dataset_detail.html", meta, dataset=dataset, data=data)
 
 
 @require_safe
@@ -167,7 +167,7 @@ def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
     page = browse.boards_page(
         owner.leaderboards, after=param(request, "after"), before=param(request, "before")
     )
-    return _page(request, "catalogue/board_list.html", meta, page=page, **context)
+    return render_page(request, "catalogue/board_list.html", meta, page=page, **context)
 
 
 @require_safe
@@ -196,7 +196,7 @@ def author_detail(request, name: str):
         title=f"{name} (author)",
         description=f"Papers with {name} among the authors: {data.n_papers:,}.",
     )
-    return _page(request, "catalogue/author_detail.html", meta, data=data)
+    return render_page(request, "catalogue/author_detail.html", meta, data=data)
 
 
 CONFERENCES_PER_PAGE = 100
@@ -216,7 +216,7 @@ def proceeding_list(request):
         title="Proceedings",
         description="Conferences, their proceedings and the papers the archive places in them.",
     )
-    return _page(request, "catalogue/proceeding_list.html", meta, page=page)
+    return render_page(request, "catalogue/proceeding_list.html", meta, page=page)
 
 
 @require_safe
@@ -229,7 +229,7 @@ def conference_detail(request, slug: str):
         title=f"{conference.name} (conference)",
         description=f"{len(newest_first):,} proceedings of {conference.name}, {n_papers:,} papers.",
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/conference_detail.html",
         meta,
@@ -246,7 +246,7 @@ def proceeding_detail(request, slug: str):
     name = data.name
     conference = conferences.conference(conferences.proceeding_by_id(slug).conference)
     meta = Meta(title=f"{name} (proceedings)", description=f"{data.n_papers:,} papers published in {name}.")
-    return _page(request, "catalogue/proceeding_detail.html", meta, data=data, conference=conference)
+    return render_page(request, "catalogue/proceeding_detail.html", meta, data=data, conference=conference)
 
 
 @require_safe
@@ -260,7 +260,7 @@ def method_list(request):
     meta = Meta(
         title="Methods", description="Methods of machine learning by area and collection, with their papers."
     )
-    return _page(
+    return render_page(
         request,
         "catalogue/method_list.html",
         meta,

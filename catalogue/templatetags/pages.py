@@ -2,7 +2,6 @@
 
 import html
 import json
-import re
 from calendar import month_name
 from functools import lru_cache
 
@@ -16,7 +15,8 @@ from django.utils import dateformat
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from catalogue import authors, identities
+from catalogue import authors, identities, markup
+from catalogue.addresses import address_with, href_to, parts_around, repo_path, url_to, web_url
 from catalogue.models import RepoKind, Status
 
 register = template.Library()
@@ -137,8 +137,6 @@ def explain_status(status: str) -> str:
 
 @register.filter
 def repo_url(repo) -> str:
-    from catalogue.views import repo_path
-
     return repo_path(repo)
 
 
@@ -233,19 +231,13 @@ def _line_breaks(escaped: str) -> str:
     return escaped.replace("/", "/<wbr>").replace("_", "_<wbr>").replace(".", ".<wbr>")
 
 
-@register.filter
-def web_url(url) -> str:
-    """``url`` when it is an http(s) address, else "": a link the data gives never runs script."""
-    url = str(url or "").strip()
-    return url if url.lower().startswith(("https://", "http://")) else ""
+register.filter(web_url)
 
 
 @register.filter
 def description(markdown) -> SafeString:
     """A description of the archive (method, task, dataset) rendered as its pages showed it:
     Markdown and math, sanitised (``catalogue.markup.render``)."""
-    from catalogue import markup  # it reads web_url from here
-
     return markup.render(str(markdown or ""))
 
 
@@ -294,44 +286,6 @@ def correction_note(correction, snapshot: str, paper_slug: str) -> SafeString:
         reason,
         snapshot,
     )
-
-
-# A slug, an entry's slug, a body's hex prefix: nothing reverse() would quote.
-_PLAIN_SEGMENT = re.compile(r"[A-Za-z0-9_.~-]+")
-_MARK = "0segment0"
-
-
-@lru_cache(maxsize=64)
-def _around(name: str, script_prefix: str, segments: int, escaped: bool) -> tuple[str, ...]:
-    parts = reverse(name, args=[_MARK] * segments).split(_MARK)
-    return tuple(_esc(part) for part in parts) if escaped else tuple(parts)
-
-
-def _address(
-    name: str, segments: tuple[str, ...], escaped: bool, parts: tuple[str, ...] | None = None
-) -> str:
-    """``parts``: what ``_around`` gives for this name, prefix and escaping, if the caller kept it."""
-    if all(map(_PLAIN_SEGMENT.fullmatch, segments)):
-        parts = parts or _around(name, get_script_prefix(), len(segments), escaped)
-        url = parts[0]
-        for segment, part in zip(segments, parts[1:], strict=True):
-            url += segment + part  # a plain segment needs no escaping either
-        return url
-    url = reverse(name, args=segments)
-    return _esc(url) if escaped else url
-
-
-def url_to(name: str, *segments: str) -> str:
-    """``reverse(name, args=segments)``: for plain segments, the address around them is reversed
-    once (per script prefix) and the segments put in; a place list reversed three addresses per
-    row, a paper's places one per repository."""
-    return _address(name, segments, False)
-
-
-def href_to(name: str, *segments: str) -> str:
-    """``_esc(url_to(name, *segments))``, for an attribute: for plain segments, the address
-    around them is escaped once too (a paper's list of places wrote three per row)."""
-    return _address(name, segments, True)
 
 
 _POINTER_ONLY_BADGE = SafeString(
@@ -441,8 +395,8 @@ class _PaperPlaceRows:
     def __init__(self, paper_slug: str):
         self.paper_slug = paper_slug
         prefix = get_script_prefix()
-        self.entry_around = _around("code_entry", prefix, 1, True)
-        self.body_around = _around("code_body", prefix, 1, True)
+        self.entry_around = parts_around("code_entry", prefix, 1, True)
+        self.body_around = parts_around("code_body", prefix, 1, True)
         self.cells: dict[tuple, str] = {}
 
     def _checks(self, level, contract, tier) -> str:
@@ -465,7 +419,7 @@ class _PaperPlaceRows:
         return cell
 
     def row(self, s) -> str:
-        entry_url = _address("code_entry", (s.entry_slug,), True, self.entry_around)
+        entry_url = address_with("code_entry", (s.entry_slug,), True, self.entry_around)
         entry = f'<a class="mono" href="{entry_url}">{_line_breaks(html.escape(s.entry_name))}</a>'
         if s.file_url:
             path = (
@@ -478,7 +432,7 @@ class _PaperPlaceRows:
         if s.status_corrected:
             status += f" {correction_note(s.status_correction, s.status_upstream, self.paper_slug)}"
         prefix = s.body_prefix
-        body_url = _address("code_body", (prefix,), True, self.body_around)
+        body_url = address_with("code_body", (prefix,), True, self.body_around)
         body = _body_link_at(body_url, prefix) + " "
         if s.code_shown:
             body += _code_link_at(body_url, s.inline_ok)
