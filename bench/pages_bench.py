@@ -237,6 +237,12 @@ def main() -> None:
     parser.add_argument(
         "--pages", nargs="+", choices=sorted(DATASETTE_PEER), help="with --compare: these pages only"
     )
+    parser.add_argument(
+        "--datasette-lean",
+        action="store_true",
+        help="Datasette's tables without their count, facets and facet suggestions (_nocount=1&_nofacet=1"
+        "&_nosuggest=1): only the rows, its fastest form",
+    )
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install -y wrk")
@@ -250,6 +256,10 @@ def main() -> None:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             conn.execute("ANALYZE")
     targets = pick_targets(db)
+    if args.datasette_lean:
+        for name, path in targets.items():
+            if name.startswith("datasette_") and "?" in path:  # tables, not row pages
+                targets[name] = path + "&_nocount=1&_nofacet=1&_nosuggest=1"
     copy = datasette_copy(db)
     if args.compare:
         compare(args, db, targets, copy)
