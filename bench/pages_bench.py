@@ -132,12 +132,15 @@ def pick_targets(db: Path) -> dict[str, str]:
         "api_paper": f"/api/v1/papers/{slug}/",
         "api_samples": f"/api/v1/samples/?status=unverified&code_entry={entry_slug}",
         "api_search": f"/api/v1/search/?q={q}",
+        # issue 35: places by status alone (the ran ones: 5 % of places), 50 a page
+        "api_samples_status": "/api/v1/samples/?status=ran",
         "api_board": f"/api/v1/evaluations/{board_slug}/results/",
         "datasette_api_paper": f"/datasette/catalogue_paper/{paper_id}.json",
         "datasette_api_samples": (
             f"/datasette/catalogue_sample.json?status=unverified&entry_id={entry_id}&_size=50"
         ),
         "datasette_api_search": f"/datasette/catalogue_paper.json?_search={q}&_size=50",
+        "datasette_api_samples_status": "/datasette/catalogue_sample.json?status=ran&_size=50",
         "datasette_api_board": f"/datasette/catalogue_result.json?leaderboard_id={board_id}&_size=50",
     }
 
@@ -226,6 +229,20 @@ def main() -> None:
     )
     parser.add_argument("--runs", type=int, default=3, help="rounds")
     parser.add_argument("--connections", type=int, nargs="+", default=[16, 1], help="wrk connections")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="a snapshot to load instead of the generated one (bench/generate.py --messy)",
+    )
+    parser.add_argument(
+        "--pages", nargs="+", choices=sorted(DATASETTE_PEER), help="with --compare: these pages only"
+    )
+    parser.add_argument(
+        "--datasette-lean",
+        action="store_true",
+        help="Datasette's tables without their count, facets and facet suggestions (_nocount=1&_nofacet=1"
+        "&_nosuggest=1): only the rows, its fastest form",
+    )
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install -y wrk")
@@ -233,12 +250,16 @@ def main() -> None:
     work = OUT / "pages"
     work.mkdir(parents=True, exist_ok=True)
     db = work / f"catalogue-{args.papers}.sqlite3"
-    load(snapshot(args.papers), db, args.reuse)
+    load(args.data or snapshot(args.papers), db, args.reuse)
     if args.reuse:  # loaded elsewhere (bench/side_by_side.sh): served as load() leaves its own files
         with sqlite3.connect(db) as conn:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             conn.execute("ANALYZE")
     targets = pick_targets(db)
+    if args.datasette_lean:
+        for name, path in targets.items():
+            if name.startswith("datasette_") and "?" in path:  # tables, not row pages
+                targets[name] = path + "&_nocount=1&_nofacet=1&_nosuggest=1"
     copy = datasette_copy(db)
     if args.compare:
         compare(args, db, targets, copy)
@@ -258,6 +279,7 @@ DATASETTE_PEER = {
     "api_samples": "datasette_api_samples",
     "api_search": "datasette_api_search",
     "api_board": "datasette_api_board",
+    "api_samples_status": "datasette_api_samples_status",
 }
 
 
@@ -410,6 +432,7 @@ def matrix_report(rows: list[dict], targets: dict, args) -> None:
 
 def compare(args, db: Path, targets: dict, copy: Path) -> None:
     trees = {"before": Path(args.compare).resolve(), "after": ROOT}
+    compared = tuple(args.pages or COMPARED)
     rows = []
     for round_no in range(1, args.runs + 1):
         order = list(trees) if round_no % 2 else list(reversed(trees))  # alternate who goes first
@@ -418,14 +441,27 @@ def compare(args, db: Path, targets: dict, copy: Path) -> None:
             server = Server(gunicorn(args, tree), OUR_PORT, env=uncached_env(db), cwd=tree)
             try:
                 server.wait("/healthz")
-                for page in ("healthz", *COMPARED):
+                for page in ("healthz", *compared):
                     url = f"http://127.0.0.1:{OUR_PORT}" + (
                         "/healthz" if page == "healthz" else targets[page]
                     )
                     warm(url)
-                    result = wrk(url, args.duration)
-                    rows.append({"round": round_no, "server": label, "page": page, **result})
-                    print(f"round {round_no} {label} {page}: {result['rps']:.0f} req/s", file=sys.stderr)
+                    for connections in args.connections:
+                        result = wrk(url, args.duration, connections)
+                        rows.append(
+                            {
+                                "round": round_no,
+                                "server": label,
+                                "page": page,
+                                "connections": connections,
+                                "load_average": os.getloadavg(),
+                                **result,
+                            }
+                        )
+                        print(
+                            f"round {round_no} {label} {page} c{connections}: {result['rps']:.0f} req/s",
+                            file=sys.stderr,
+                        )
             finally:
                 server.stop()
         datasette = Server(
@@ -434,38 +470,42 @@ def compare(args, db: Path, targets: dict, copy: Path) -> None:
         try:
             base = f"/{copy.stem}"
             datasette.wait(base)
-            for page in COMPARED:
+            for page in compared:
                 url = f"http://127.0.0.1:{DATASETTE_PORT}" + targets[DATASETTE_PEER[page]].replace(
                     "/datasette", base
                 )
                 warm(url)
-                result = wrk(url, args.duration)
-                rows.append({"round": round_no, "server": "Datasette", "page": page, **result})
-                print(f"round {round_no} Datasette {page}: {result['rps']:.0f} req/s", file=sys.stderr)
+                for connections in args.connections:
+                    result = wrk(url, args.duration, connections)
+                    rows.append(
+                        {
+                            "round": round_no,
+                            "server": "Datasette",
+                            "page": page,
+                            "connections": connections,
+                            "load_average": os.getloadavg(),
+                            **result,
+                        }
+                    )
+                    print(
+                        f"round {round_no} Datasette {page} c{connections}: {result['rps']:.0f} req/s",
+                        file=sys.stderr,
+                    )
         finally:
             datasette.stop()
-    compare_report(rows, targets, args)
+    compare_report(rows, targets, args, compared)
 
 
-def compare_report(rows: list[dict], targets: dict, args) -> None:
-    def runs(server, page):
+def compare_report(rows: list[dict], targets: dict, args, compared=COMPARED) -> None:
+    def runs(server, page, connections, key="rps"):
         return [
-            r["rps"]
+            r[key]
             for r in sorted(rows, key=lambda r: r["round"])
-            if r["server"] == server and r["page"] == page
+            if (r["server"], r["page"], r.get("connections", 16)) == (server, page, connections)
         ]
 
     def median(values):
         return sorted(values)[len(values) // 2]
-
-    def p50(server, page):
-        return median([r["p50_ms"] for r in rows if r["server"] == server and r["page"] == page])
-
-    lines = [
-        "| page | before req/s (runs) | after req/s (runs) | Datasette req/s (runs) | after ÷ before "
-        "| after ÷ Datasette | after ÷ /healthz | p50 ms before / after / Datasette |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
 
     def listed(values):
         return ", ".join(f"{v:,.0f}" for v in values)
@@ -473,33 +513,53 @@ def compare_report(rows: list[dict], targets: dict, args) -> None:
     def ratio(a, b):
         return f"{a / b:.2f}" if b else "—"  # nothing answered within the run
 
-    healthz = {server: median(runs(server, "healthz")) for server in ("before", "after")}
-    lines.append(
-        f"| /healthz | {healthz['before']:,.0f} ({listed(runs('before', 'healthz'))}) "
-        f"| {healthz['after']:,.0f} ({listed(runs('after', 'healthz'))}) | | | | | |"
-    )
-    for page in COMPARED:
-        cells = {server: runs(server, page) for server in ("before", "after", "Datasette")}
-        med = {server: median(values) for server, values in cells.items()}
-        shown = {s: f"{med[s]:,.0f} ({listed(cells[s])})" for s in cells}
+    lines = [
+        "| page | conns | before req/s (runs) | after req/s (runs) | Datasette req/s (runs) | after ÷ before "
+        "| after ÷ Datasette | before ÷ Datasette | after ÷ /healthz | p50 ms before / after / Datasette |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for connections in args.connections:
+        healthz = {s: median(runs(s, "healthz", connections)) for s in ("before", "after")}
         lines.append(
-            f"| {page} | {shown['before']} | {shown['after']} | {shown['Datasette']} "
-            f"| {ratio(med['after'], med['before'])} | {ratio(med['after'], med['Datasette'])} "
-            f"| {ratio(med['after'], healthz['after'])} "
-            f"| {p50('before', page):.1f} / {p50('after', page):.1f} / {p50('Datasette', page):.1f} |"
+            f"| /healthz | {connections} "
+            f"| {healthz['before']:,.0f} ({listed(runs('before', 'healthz', connections))}) "
+            f"| {healthz['after']:,.0f} ({listed(runs('after', 'healthz', connections))}) | | | | | | |"
         )
+        for page in compared:
+            cells = {server: runs(server, page, connections) for server in ("before", "after", "Datasette")}
+            med = {server: median(values) for server, values in cells.items()}
+            shown = {s: f"{med[s]:,.0f} ({listed(cells[s])})" for s in cells}
+            p50 = {s: median(runs(s, page, connections, "p50_ms")) for s in cells}
+            lines.append(
+                f"| {page} | {connections} | {shown['before']} | {shown['after']} | {shown['Datasette']} "
+                f"| {ratio(med['after'], med['before'])} | {ratio(med['after'], med['Datasette'])} "
+                f"| {ratio(med['before'], med['Datasette'])} | {ratio(med['after'], healthz['after'])} "
+                f"| {p50['before']:.1f} / {p50['after']:.1f} / {p50['Datasette']:.1f} |"
+            )
+    loads = [r["load_average"][0] for r in rows if isinstance(r.get("load_average"), (list, tuple))]
     notes = (
-        [f"- ours: {targets[page]}" for page in COMPARED]
-        + [f"- Datasette: {targets[DATASETTE_PEER[page]]}" for page in COMPARED]
+        [f"- ours: {page} `{targets[page]}`" for page in compared]
+        + [f"- Datasette: {page} `{targets[DATASETTE_PEER[page]]}`" for page in compared]
         + [
             f"- {targets['paper_note']}; {targets['entry_note']}; {targets['board_note']}",
             f"- before: {args.compare}; after: {ROOT}; same database, `PAGE_CACHE_SECONDS=0` and "
             "`FIGURES_CACHE_SECONDS=0` (page cache and figures memo off), throttling off",
             f"- gunicorn: {args.workers} workers × {args.threads} threads (gthread), CONN_MAX_AGE=600; "
             "Datasette: one process (`datasette serve -i`), its defaults",
-            f"- wrk: 2 threads, 16 connections, {args.duration} s per URL, {args.runs} rounds (before and "
-            f"after alternating which goes first), medians; {platform.platform()}, {os.cpu_count()} CPUs",
+            f"- wrk: 2 threads and {' or '.join(map(str, args.connections))} connections (one thread "
+            "for one), "
+            f"{args.duration} s per URL after 20 warming requests, {args.runs} rounds (before and after "
+            "alternating which goes first, Datasette after them), medians; "
+            f"{platform.platform()}, {os.cpu_count()} CPUs, wrk on the same machine",
         ]
+        + (
+            [
+                f"- load average (1 min) at the end of each wrk run: {min(loads):.2f}–{max(loads):.2f}, "
+                f"median {median(loads):.2f}"
+            ]
+            if loads
+            else []
+        )
     )
     text = "\n".join([*lines, "", *notes]) + "\n"
     print(text)

@@ -419,3 +419,134 @@ def test_plain_rows_copy_their_declared_fields_once_per_process_not_per_request(
     )
     assert api.get(url).status_code == 200
     assert copied == []
+
+
+# --- places: plain rows shaped for the answer, and what DRF made of the model --------------------
+
+
+def _places_as_drf_made_them(ids_, request) -> bytes:
+    """The places as they were made before they were read as plain rows: DRF's own serializer
+    path over the Sample model (as ``queries.samples()`` read them), with the declared fields of today's
+    ``SampleSerializer`` and the methods it had then."""
+    import copy
+
+    from rest_framework import serializers as drf
+    from rest_framework.renderers import JSONRenderer
+
+    from catalogue.api import serializers
+    from catalogue.models.corrections import attach_status_corrections, status_correction
+
+    class SampleOverTheModel(drf.Serializer):
+        def get_fields(self):
+            return copy.deepcopy(serializers.SampleSerializer._declared_fields)
+
+        def get_code(self, sample):
+            text = getattr(sample, "shown_code", "")
+            return {"text": text, "language": sample.body.code_language} if text else None
+
+        def get_corrected(self, sample):
+            return serializers._corrected(
+                self, "status", status_correction(sample), sample.status_upstream, sample.paper.slug
+            )
+
+    places = list(
+        m.Sample.objects.with_shown_code().select_related("paper", "entry", "repo").filter(id__in=ids_)
+    )
+    attach_status_corrections(places)
+    by_id = {p.pk: p for p in places}
+    data = SampleOverTheModel([by_id[i] for i in ids_], many=True, context={"request": request}).data
+    return JSONRenderer().render(data)
+
+
+@pytest.fixture
+def places_of_every_kind(loaded_seeds):
+    """The seeds' places, and beside them: no repository, no licence, text shown and not, a
+    corrected status, a NULL file URL, every repo kind."""
+    from django.contrib.auth import get_user_model
+
+    from catalogue import curation
+    from tests.factories import make_body, make_paper, make_repo, make_sample
+
+    paper = make_paper(arxiv_id=None, slug="places-of-every-kind", title="Ünïcode “places” 学习")
+    repo = make_repo(
+        host="gitlab.com", owner="Some-One", name="Their_Repo", key="gitlab.com/some-one/their_repo"
+    )
+    shown = make_body(code="def f():\n    return '“x”'\n", code_language="python")
+    hidden = make_body(code="secret()", code_language="")
+    make_sample(paper=paper, body=shown, repo=repo, repo_kind=m.RepoKind.OFFICIAL, path="a/b.py",
+                file_url="https://gitlab.com/Some-One/Their_Repo/-/blob/main/a/b.py", inline_ok=True,
+                verification_level=3, contract_check="honours", metamorphic_tier="t2",
+                behaviour_fingerprint=True, link_basis="stated", language="python")  # fmt: skip
+    make_sample(paper=paper, body=hidden, repo=None, path="", file_url=None, licence=None,
+                inline_ok=False, repo_kind=None, status=m.Status.RAN_FIXTURE)  # fmt: skip
+    make_sample(paper=paper, body=shown, repo=repo, repo_kind=m.RepoKind.COMMUNITY, inline_ok=False)
+    curator = get_user_model().objects.create(username="curator")
+    for place in m.Sample.objects.filter(status="unverified").order_by("id")[:2]:
+        curation.correct_status(place, "ran", user=curator, reason="ran it", expected_version=None)
+    return paper, repo
+
+
+def test_places_are_byte_for_byte_what_drf_made_of_the_model(api, places_of_every_kind, settings):
+    settings.PAGE_CACHE_SECONDS = 0
+    paper, repo = places_of_every_kind
+    entry = m.CodeEntry.objects.order_by("id").first()
+    lists = [
+        (f"{V1}/samples/?items_per_page=500", m.Sample.objects.all()),
+        (f"{V1}/samples/?status=ran&items_per_page=500", m.Sample.objects.filter(status="ran")),
+        (f"{V1}/samples/?corrected=true", m.Sample.objects.filter(status_corrected=True)),
+        (f"{V1}/samples/?pagination=cursor&items_per_page=7", m.Sample.objects.all()),
+        (f"{V1}/code-entries/{entry.slug}/samples/?items_per_page=500", entry.samples.all()),
+        (f"{V1}/papers/{paper.slug}/samples/", paper.samples.all()),
+        (f"{V1}/papers/{GPIPE}/samples/?items_per_page=500", m.Sample.objects.filter(paper__slug=GPIPE)),
+        (f"{V1}/repositories/Some-One/Their_Repo/samples/?host=gitlab.com", repo.samples.all()),
+    ]
+    for url, places in lists:
+        response = api.get(url)
+        assert response.status_code == 200, (url, response.content[:300])
+        size = len(response.json()["results"])
+        ids_ = list(places.order_by("id").values_list("id", flat=True)[:size])
+        assert size > 0
+        assert len(ids_) == size  # the list's first page: the model's first places in id order
+        expected = _places_as_drf_made_them(ids_, response.wsgi_request)
+        assert response.content.endswith(b'"results":' + expected + b"}"), url
+    kinds = get(api, f"{V1}/papers/{paper.slug}/samples/")["results"]
+    assert [p["code"] for p in kinds] == [
+        {"text": "def f():\n    return '“x”'\n", "language": "python"},
+        None,
+        None,
+    ]
+    assert [p["repository"] and p["repository"]["url"] for p in kinds] == [
+        "https://gitlab.com/Some-One/Their_Repo",
+        None,
+        "https://gitlab.com/Some-One/Their_Repo",
+    ]
+
+
+def test_a_page_of_places_makes_no_model_instance_and_a_fixed_number_of_queries(
+    api, places_of_every_kind, settings
+):
+    from django.db import connection
+    from django.db.models.signals import post_init
+    from django.test.utils import CaptureQueriesContext
+
+    settings.PAGE_CACHE_SECONDS = 0
+    made = []
+
+    def count(sender, **kwargs):
+        made.append(sender.__name__)
+
+    post_init.connect(count)
+    try:
+        counts = {}
+        for size in (1, 50):
+            for corrected in ("false", "true"):
+                with CaptureQueriesContext(connection) as queries:
+                    page = get(api, f"{V1}/samples/?items_per_page={size}&corrected={corrected}")
+                assert (len(page["results"]) == 1) == (size == 1), (size, corrected)
+                counts[size, corrected] = len(queries)
+    finally:
+        post_init.disconnect(count)
+    # only the corrections themselves are models (the curator's public name is copied onto them)
+    assert set(made) == {"Correction"}, made
+    # page mode: count + rows (+ the page's active corrections when a row on it is corrected)
+    assert counts == {(1, "false"): 2, (50, "false"): 2, (1, "true"): 3, (50, "true"): 3}

@@ -41,6 +41,7 @@ from catalogue.models import (
     Sample,
     Task,
 )
+from catalogue.pagination.paginators import counted_as
 from catalogue.queries import author_names_sql, board_row_order, from_json, json_list_sql, ranked
 
 
@@ -389,6 +390,49 @@ def code_entries() -> QuerySet[CodeEntry]:
 
 
 def samples() -> QuerySet[Sample]:
-    """Places with their paper, entry, body and repository, in id order (the one indexed total order),
-    and the body's text only where the place shows it (``shown_code``)."""
-    return Sample.objects.with_shown_code().select_related("paper", "entry", "repo").order_by("id")
+    """Places in id order (the one indexed total order), to be filtered, counted, then read as
+    ``place_rows``."""
+    return Sample.objects.order_by("id")
+
+
+# What a place's API row shows, as plain columns of one joined read (serializers.SampleSerializer
+# shapes them): a page of 50 places was about 250 model instances (place, paper, entry, body,
+# repository), most of the request (bench/README.md, "Issue 35: uncached reads").
+PLACE_COLUMNS = (
+    "id",
+    "paper__slug",
+    "paper__arxiv_id",
+    "paper__title",
+    "entry__slug",
+    "entry__name",
+    "body__sha256_prefix",
+    "body__code_language",
+    "shown_code",
+    "repo_id",
+    "repo__owner",
+    "repo__name",
+    "repo__host",
+    "path",
+    "file_url",
+    "status",
+    "status_upstream",
+    "status_corrected",
+    "verification_level",
+    "contract_check",
+    "metamorphic_tier",
+    "behaviour_fingerprint",
+    "licence",
+    "inline_ok",
+    "repo_kind",
+    "link_basis",
+    "language",
+)
+
+
+def place_rows(places: QuerySet[Sample]) -> QuerySet:
+    """``places`` (``samples()``, filtered) as named tuples of ``PLACE_COLUMNS`` with their paper,
+    entry, body and repository, and the body's text only where the place shows it (``shown_code``),
+    no model instance; paged and walked by cursor (``id``) as the model's were, and counted as
+    ``places``, without the joins."""
+    rows = places.with_shown_code().values_list(*PLACE_COLUMNS, named=True)
+    return counted_as(rows, places)

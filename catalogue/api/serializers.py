@@ -31,9 +31,8 @@ from catalogue import metrics
 from catalogue.api import ids
 from catalogue.models import DocumentKind, LoadRun, LoadRunOutcome, RepoKind, Status, TitleSource
 from catalogue.models.corrections import (
-    attach_status_corrections,
+    active_status_corrections,
     attach_title_corrections,
-    status_correction,
     title_correction,
 )
 
@@ -718,9 +717,22 @@ class CodeTextSerializer(serializers.Serializer):
     language = serializers.CharField(help_text='As the snapshot names it ("python"); "" if not named.')
 
 
-class SampleSerializer(PlainRows, serializers.Serializer):
+class _PlacesShaped(serializers.ListSerializer):
+    """A page of place rows (``queries.place_rows``): their active corrections read in one query
+    (none when no row on the page is corrected), then each row shaped by the child."""
+
+    def to_representation(self, data):
+        rows = list(data)
+        self.child.corrections = active_status_corrections([r.id for r in rows if r.status_corrected])
+        return [self.child.to_representation(row) for row in rows]
+
+
+class SampleSerializer(serializers.Serializer):
     """A place: one code body under one routine name in one paper, maybe in a repository."""
 
+    # The declared fields are the schema; a row (``queries.place_rows``: plain columns, no model
+    # instance) is shaped by ``to_representation`` in one step, the fields' order and values as
+    # DRF made them of the model (tests/test_api_serializers.py holds the bytes equal).
     paper = PaperRefSerializer()
     code_entry = EntryRefSerializer(source="entry")
     code_sha256_prefix = serializers.CharField(source="body.sha256_prefix")
@@ -752,21 +764,50 @@ class SampleSerializer(PlainRows, serializers.Serializer):
     )
 
     class Meta:
-        list_serializer_class = _CorrectionsAttached
+        list_serializer_class = _PlacesShaped
 
-    attach_corrections = staticmethod(attach_status_corrections)
+    corrections: dict | None = None  # place id -> active correction, read by the list for its page
 
     @extend_schema_field(CodeTextSerializer(allow_null=True))
-    def get_code(self, sample):
+    def get_code(self, row):
         # ``shown_code`` is "" wherever the place may not show the text (Sample.objects.with_shown_code).
-        text = getattr(sample, "shown_code", "")
-        return {"text": text, "language": sample.body.code_language} if text else None
+        return {"text": row.shown_code, "language": row.body__code_language} if row.shown_code else None
 
     @extend_schema_field(SampleCorrectedSerializer)
-    def get_corrected(self, sample):
-        return _corrected(
-            self, "status", status_correction(sample), sample.status_upstream, sample.paper.slug
-        )
+    def get_corrected(self, row):
+        corrections = self.corrections
+        if corrections is None:  # one row on its own
+            corrections = active_status_corrections([row.id] if row.status_corrected else [])
+        return _corrected(self, "status", corrections.get(row.id), row.status_upstream, row.paper__slug)
+
+    def to_representation(self, row):
+        return {
+            "paper": {"id": row.paper__slug, "arxiv_id": row.paper__arxiv_id, "title": row.paper__title},
+            "code_entry": {"id": row.entry__slug, "name": row.entry__name},
+            "code_sha256_prefix": row.body__sha256_prefix,
+            "repository": None
+            if row.repo_id is None
+            else {
+                "owner": row.repo__owner,
+                "name": row.repo__name,
+                "host": row.repo__host,
+                "url": f"https://{row.repo__host}/{row.repo__owner}/{row.repo__name}",  # Repo.url
+            },
+            "path": row.path,
+            "file_url": row.file_url,
+            "status": row.status,
+            "verification_level": row.verification_level,
+            "contract_check": row.contract_check,
+            "metamorphic_tier": row.metamorphic_tier,
+            "behaviour_fingerprint": row.behaviour_fingerprint,
+            "licence": row.licence,
+            "inline_ok": row.inline_ok,
+            "repo_kind": row.repo_kind,
+            "link_basis": row.link_basis,
+            "language": row.language,
+            "code": self.get_code(row),
+            "corrected": self.get_corrected(row),
+        }
 
 
 # --- where the data comes from: the API's root, its data summary and the load history ---------

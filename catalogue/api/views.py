@@ -84,6 +84,20 @@ class DetailView(_Api, CachedResponseMixin, ConditionalGetMixin, generics.Retrie
     pass
 
 
+class _PlaceList(ListView):
+    # A list of places: filtered as the model (its FilterSet), then read as plain rows for its
+    # page (``queries.place_rows``), which ``SampleSerializer`` shapes: no model instance per place.
+    # (A comment, not a docstring: the OpenAPI schema would take it as its subclasses' description.)
+
+    serializer_class = serializers.SampleSerializer
+    queryset = Sample.objects.none()  # the model, for the schema
+    filterset_class = filters.SampleFilter
+    cursor_ordering = "id"
+
+    def filter_queryset(self, queryset):
+        return queries.place_rows(super().filter_queryset(queryset))
+
+
 # --- parents --------------------------------------------------------------------------------
 
 
@@ -248,13 +262,8 @@ class PaperDatasetList(_PaperChild, ListView):
         return {}
 
 
-class PaperSampleList(_PaperChild, ListView):
+class PaperSampleList(_PaperChild, _PlaceList):
     """The paper's places (code bodies under routine names), filterable as /samples/."""
-
-    serializer_class = serializers.SampleSerializer
-    queryset = Sample.objects.none()  # the model, for the schema
-    filterset_class = filters.SampleFilter
-    cursor_ordering = "id"
 
     def get_queryset(self):
         return queries.samples().filter(paper=self.paper)
@@ -298,12 +307,7 @@ class RepositoryPaperList(_RepositoryChild, ListView):
         return queries.repository_papers(self.repo)
 
 
-class RepositorySampleList(_RepositoryChild, ListView):
-    serializer_class = serializers.SampleSerializer
-    queryset = Sample.objects.none()  # the model, for the schema
-    filterset_class = filters.SampleFilter
-    cursor_ordering = "id"
-
+class RepositorySampleList(_RepositoryChild, _PlaceList):
     def get_queryset(self):
         return queries.samples().filter(repo=self.repo)
 
@@ -552,12 +556,7 @@ class CodeEntryDetail(DetailView):
         return Response(self.serializer_class(entry, context=context).data)
 
 
-class CodeEntrySampleList(ListView):
-    serializer_class = serializers.SampleSerializer
-    queryset = Sample.objects.none()  # the model, for the schema
-    filterset_class = filters.SampleFilter
-    cursor_ordering = "id"
-
+class CodeEntrySampleList(_PlaceList):
     @cached_property
     def entry(self):
         return _get(queries.code_entries(), slug=self.kwargs["entry_id"])
@@ -566,12 +565,8 @@ class CodeEntrySampleList(ListView):
         return queries.samples().filter(entry=self.entry)
 
 
-class SampleList(ListView):
+class SampleList(_PlaceList):
     """Places: one code body under one routine name in one paper, maybe in a repository."""
-
-    serializer_class = serializers.SampleSerializer
-    filterset_class = filters.SampleFilter
-    cursor_ordering = "id"
 
     def get_queryset(self):
         return queries.samples()

@@ -76,14 +76,23 @@ def attach_title_corrections(papers) -> None:
 
 
 def _attach(rows, field: str) -> None:
-    target = "sample" if field == "status" else "paper"
-    corrected = [row.pk for row in rows if getattr(row, f"{field}_corrected")]
-    found = {}
-    if corrected:
-        active = Correction.objects.active().filter(field=field, **{f"{target}_id__in": corrected})
-        found = {getattr(c, f"{target}_id"): c for c in active}
+    found = _active(field, [row.pk for row in rows if getattr(row, f"{field}_corrected")])
     for row in rows:
         setattr(row, f"{field}_correction", found.get(row.pk))
+
+
+def active_status_corrections(sample_ids) -> dict:
+    """Place id -> its active status correction, for the given (corrected) places' ids: one
+    query, none when there are none (plain rows, which take no attribute: the API's places)."""
+    return _active("status", sample_ids)
+
+
+def _active(field: str, ids) -> dict:
+    if not ids:
+        return {}
+    target = "sample" if field == "status" else "paper"
+    active = Correction.objects.active().filter(field=field, **{f"{target}_id__in": ids})
+    return {getattr(c, f"{target}_id"): c for c in active}
 
 
 def title_correction(paper):

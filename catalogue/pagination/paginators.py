@@ -66,6 +66,18 @@ def _total_order(rows: QuerySet) -> _Order | None:
     return None
 
 
+_COUNTED_AS = "_counted_as"
+
+
+def counted_as(rows: QuerySet, places: QuerySet) -> QuerySet:
+    """``rows`` (``places`` read as plain columns: ``values_list``) counted as ``places``: the
+    count of a ``values_list`` query keeps the joins its columns need (a place's paper, entry,
+    body and repository: 55 ms against 9 ms for 14,782 places at 20,000 papers). Only this
+    object: a queryset made from it (filtered, sliced) is counted as itself."""
+    rows.__dict__[_COUNTED_AS] = places
+    return rows
+
+
 class KeysFirstPaginator(Paginator):
     """Deep pages start from a remembered key and skip at most ``DEFERRED_FROM`` rows on keys alone.
 
@@ -98,7 +110,8 @@ class KeysFirstPaginator(Paginator):
             return super().count
         if self._sql_key is None:
             return 0
-        return memo.remember("api_count", self._sql_key, lambda: rows.count())
+        counted = rows.__dict__.get(_COUNTED_AS, rows)
+        return memo.remember("api_count", self._sql_key, lambda: counted.count())
 
     def page(self, number):
         number = self.validate_number(number)
@@ -133,10 +146,14 @@ class KeysFirstPaginator(Paginator):
     def _keys_first(self, start: QuerySet, skip: int, rows: QuerySet, number: int):
         """The ``per_page`` rows of ``start`` after ``skip``, skipped on the primary key alone:
         OFFSET over a joined query builds every skipped joined row to throw away."""
-        if skip == 0 or start.query.values_select:  # no joins to spare (values() rows: no pk either)
+        pk = rows.model._meta.pk.attname
+        values = start.query.values_select
+        if skip == 0 or (values and pk not in values):  # no joins to spare (values() rows without a pk)
             return self._get_page(list(start[skip : skip + self.per_page]), number, self)
         keys = list(start.values_list("pk", flat=True)[skip : skip + self.per_page])
-        found = {row.pk: row for row in rows.filter(pk__in=keys).order_by()}
+        picked = rows.filter(pk__in=keys).order_by()
+        # plain rows (queries.place_rows: named tuples holding the pk) or model instances
+        found = {getattr(row, pk) if values else row.pk: row for row in picked}
         return self._get_page([found[k] for k in keys if k in found], number, self)
 
 
