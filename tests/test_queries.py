@@ -9,7 +9,7 @@ from django.http import Http404
 
 from catalogue import counters, figures, queries
 from catalogue.browse import queries as browse_queries
-from catalogue.models import PaperSlug, Sample, Status
+from catalogue.models import Paper, PaperSlug, Sample, Status
 from catalogue.pagination import keyset
 from catalogue.queries import EntrySort, PaperFilters, PaperSort, SearchFilters
 from tests.factories import (
@@ -196,6 +196,7 @@ def test_papers_page_cursors_walk_every_paper_once_and_come_back(sort):
         paper = make_paper(arxiv_id=f"230{i % 3 + 1}.{i:05d}", title=f"title {i % 3}")
         for _ in range(i % 4):
             make_sample(paper=paper)
+        Paper.objects.filter(pk=paper.pk).update(n_code_links=i % 5)  # the stored count "most code" reads
     everything = list(queries.filtered_papers(PaperFilters()))
     expected = sorted(
         everything,
@@ -203,6 +204,8 @@ def test_papers_page_cursors_walk_every_paper_once_and_come_back(sort):
             PaperSort.DATE: lambda p: (p.month, p.pk),
             PaperSort.TITLE: lambda p: (p.title, p.slug),
             PaperSort.SAMPLES: lambda p: (p.n_samples, p.pk),
+            PaperSort.ADDED: lambda p: p.pk,
+            PaperSort.CODE: lambda p: (p.n_code_links, p.pk),
         }[sort],
         reverse=sort != PaperSort.TITLE,
     )
