@@ -46,8 +46,11 @@ def recognise(q: str) -> Pasted | None:
     if m := _PWC_ADDRESS.match(text):
         return Pasted("Papers-with-Code address", m[1], _by_slug(m[1]))
     if m := _DOI.match(text):
-        doi = m[1].rstrip(".,;").lower()
-        return Pasted("DOI", doi, Paper.objects.filter(landing_key="doi:" + doi).first())
+        # the loader's own key for a DOI landing page (identities.landing_key), not a second rule
+        key = identities.landing_key("https://doi.org/" + m[1].rstrip(".,;"))
+        if not key or not key.startswith("doi:"):
+            return None
+        return Pasted("DOI", key.removeprefix("doi:"), Paper.objects.filter(landing_key=key).first())
     return None
 
 
