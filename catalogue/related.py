@@ -9,11 +9,12 @@ a paper on a board of a thousand rows relates to a thousand papers, of which the
 """
 
 from dataclasses import dataclass
-from urllib.parse import urlencode
+from types import SimpleNamespace
 
 from django.db import connections, router
 from django.urls import reverse
 
+from catalogue.addresses import repo_path
 from catalogue.models import Paper
 
 LIMIT = 10
@@ -48,8 +49,7 @@ class Related:
         if self.reason == "leaderboard":
             return reverse("leaderboard", args=[self.example])
         host, owner, name = self.example.split("/", 2)
-        url = reverse("repo", args=[owner, name])
-        return url if host == "github.com" else f"{url}?{urlencode({'host': host})}"
+        return repo_path(SimpleNamespace(host=host, owner=owner, name=name))
 
     @property
     def example_label(self) -> str:

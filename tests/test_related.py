@@ -133,3 +133,14 @@ def test_related_papers_read_one_query_for_1_related_and_for_50(client):
         assert len(related.related_papers(paper)) == related.LIMIT
     assert len(one.captured_queries) == len(fifty.captured_queries) == 1
     assert [_count(client, url) for url in urls] == before
+
+
+def test_a_shared_repository_off_github_links_to_its_own_address():
+    from catalogue.addresses import repo_path
+
+    repo = make_repo(host="gitlab.com", owner="Team", name="tool.v2", key="gitlab.com/team/tool.v2")
+    one, other = make_paper(title="One", slug="one"), make_paper(title="Other", slug="other")
+    make_code_link(paper=one, repo=repo)
+    make_code_link(paper=other, repo=repo)
+    [found] = related.related_papers(one)
+    assert found.example_url == repo_path(repo) == "/repo/Team/tool.v2?host=gitlab.com"
