@@ -59,11 +59,20 @@ def leaderboard_table(request, slug: str, fmt: str):
     return response
 
 
-def _badge_subject(paper_slug: str, board_slug: str):
-    paper, _ = queries.paper_by_address(paper_slug)
-    board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=board_slug)
+BADGE_GREY = "#9f9f9f"  # no rank to state: an unknown paper or board, or no row on the board
+
+
+def _badge_face(paper_slug: str, board_slug: str) -> tuple[str, str, int]:
+    """What both forms of a badge say: (message, colour, status)."""
+    try:
+        paper, _ = queries.paper_by_address(paper_slug)
+        board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=board_slug)
+    except Http404:
+        return "not known", BADGE_GREY, 404
     found = boards.best_rank_on(board, paper)
-    return paper, board, found
+    if not found:
+        return "no result on this board", BADGE_GREY, 200
+    return boards.badge_message(found[0], board), boards.BADGE_COLOUR, 200
 
 
 def _cacheable(response: HttpResponse) -> HttpResponse:
@@ -75,45 +84,15 @@ def _cacheable(response: HttpResponse) -> HttpResponse:
 @cached_page(negotiate=False)
 def badge_endpoint(request, paper: str, board: str):
     """shields.io's endpoint JSON: {"schemaVersion": 1, "label", "message", "color"}."""
-    try:
-        _, leaderboard, found = _badge_subject(paper, board)
-    except Http404:
-        return _cacheable(
-            JsonResponse(
-                {
-                    "schemaVersion": 1,
-                    "label": boards.BADGE_LABEL,
-                    "message": "not known",
-                    "color": "lightgrey",
-                },
-                status=404,
-            )
-        )
-    message = boards.badge_message(found[0], leaderboard) if found else "no result on this board"
-    return _cacheable(
-        JsonResponse(
-            {
-                "schemaVersion": 1,
-                "label": boards.BADGE_LABEL,
-                "message": message,
-                "color": boards.BADGE_COLOUR.lstrip("#") if found else "lightgrey",
-            }
-        )
-    )
+    message, colour, status = _badge_face(paper, board)
+    body = {"schemaVersion": 1, "label": boards.BADGE_LABEL, "message": message, "color": colour.lstrip("#")}
+    return _cacheable(JsonResponse(body, status=status))
 
 
 @require_safe
 @cached_page(negotiate=False)
 def badge_svg(request, paper: str, board: str):
     """The badge as a small SVG: rank and metric, a system font, nothing fetched."""
-    try:
-        _, leaderboard, found = _badge_subject(paper, board)
-    except Http404:
-        svg, status = boards.badge_svg(boards.BADGE_LABEL, "not known", "#9f9f9f"), 404
-    else:
-        status = 200
-        if found:
-            svg = boards.badge_svg(boards.BADGE_LABEL, boards.badge_message(found[0], leaderboard))
-        else:
-            svg = boards.badge_svg(boards.BADGE_LABEL, "no result on this board", "#9f9f9f")
+    message, colour, status = _badge_face(paper, board)
+    svg = boards.badge_svg(boards.BADGE_LABEL, message, colour)
     return _cacheable(HttpResponse(svg, content_type="image/svg+xml; charset=utf-8", status=status))

@@ -195,6 +195,11 @@ def test_a_badge_for_nothing_known_says_so(client, board):
     elsewhere = make_paper()
     response = client.get(f"/badge/{elsewhere.slug}/{board.slug}")
     assert response.json()["message"] == "no result on this board"
+    # both forms say the same, in the same grey
+    svg = client.get(f"/badge/{elsewhere.slug}/{board.slug}.svg").content.decode()
+    assert "no result on this board" in svg
+    assert f'fill="#{response.json()["color"]}"' in svg
+    assert missing.json()["color"] == response.json()["color"] == "9f9f9f"
     assert client.get(f"/badge/{elsewhere.slug}/{board.slug}?x=1").status_code == 301
 
 
