@@ -5,7 +5,7 @@ catalogue/api/serializers.py, help text "Not known"). A constant on a field whos
 the data hid it: task and method descriptions, a method's paper, a paper's conference, a
 result's best metric. The first test walks every serializer for such a field; the others load
 real rows (the archive's methods dump, sota-extractor tables, the recorded PwC responses in
-../shared/pwc-archive-samples/, all CC BY-SA 4.0) and read them back as PwC served them.
+tests/data/pwc-archive-samples/, all CC BY-SA 4.0) and read them back as PwC served them.
 """
 
 import gzip
@@ -29,10 +29,10 @@ from tests import archive_dumps
 from tests.api_helpers import V1, get, walk
 from tests.conftest import load
 from tests.factories import make_leaderboard, make_method, make_paper, make_result
+from tests.test_metrics import SAMPLES  # the repository's copy of the real samples
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
 
-SAMPLES = Path("/work/shared/pwc-archive-samples")
 METHODS_DUMP = SAMPLES / "methods" / "methods.json.gz"
 RECORDED = SAMPLES / "paperswithcode-go"
 SOTA = SAMPLES / "sota-extractor"
