@@ -187,7 +187,10 @@ def repeated_records() -> list[LoadWarning]:
     """A paper that two records of one dump give with other data (title, abstract, authors…): a
     warning naming both records and the one kept (the first: the rows of one copy rank alike, and
     the merge keeps the first record's). Read from the staged rows, so a dump read in parts by
-    several processes is checked whole; call before the merge."""
+    several processes is checked whole; call before the merge.
+
+    Four statements whatever the number of repeats: one per repeated paper (and a scan of the
+    staged authors each) was 1,225 statements and 9.7 s of a 60,000-paper archive load."""
     from catalogue.loader.schema import ARCHIVE_VIEW
 
     with connection.cursor() as cur:
@@ -196,39 +199,56 @@ def repeated_records() -> list[LoadWarning]:
             "HAVING COUNT(DISTINCT rec) > 1 ORDER BY doc_url, pkey",
             [ARCHIVE_VIEW],
         )
-        repeated = cur.fetchall()
+        repeated = cur.fetchall()[:_REPEATS_NAMED]
         if not repeated:
             return []
-        columns = ", ".join(_PAPER_DATA)
-        warnings = []
-        for doc_url, pkey in repeated[:_REPEATS_NAMED]:
-            cur.execute(
-                f"SELECT rec, {columns} FROM stg_paper "
-                "WHERE view = %s AND doc_url = %s AND pkey = %s ORDER BY rec",
-                [ARCHIVE_VIEW, doc_url, pkey],
-            )
-            records: dict[int, tuple[str, ...]] = {}
-            for rec, *data in cur.fetchall():
-                records.setdefault(rec, tuple(map(str, data)))
-            cur.execute("SELECT rec, name FROM stg_author WHERE pkey = %s ORDER BY rec, position", [pkey])
-            authors: dict = {}
-            for rec, name in cur.fetchall():
-                authors.setdefault(rec, []).append(name)
-            first, *later = sorted(records)
-            mine = (records[first], authors.get(first, []))
-            cur.execute("SELECT MIN(file_name) FROM stg_document WHERE url = %s", [doc_url])
-            (file,) = cur.fetchone()
-            for rec in later:
-                if (records[rec], authors.get(rec, [])) != mine:
-                    warnings.append(
-                        LoadWarning(
-                            "record_repeated",
-                            file or doc_url,
-                            f"[{rec - 1}]: gives paper {pkey} as record [{first - 1}] did, with other data:"
-                            f" [{first - 1}] is kept",
-                        )
+        cur.execute(f"DROP TABLE IF EXISTS {_REPEATED}")
+        cur.execute(f"CREATE TEMPORARY TABLE {_REPEATED} (doc_url TEXT, pkey TEXT)")
+        cur.executemany(f"INSERT INTO {_REPEATED} (doc_url, pkey) VALUES (%s, %s)", repeated)
+        columns = ", ".join(f"p.{column}" for column in _PAPER_DATA)
+        cur.execute(
+            f"SELECT p.doc_url, p.pkey, p.rec, {columns} FROM stg_paper p "
+            f"JOIN {_REPEATED} r ON r.doc_url = p.doc_url AND r.pkey = p.pkey WHERE p.view = %s",
+            [ARCHIVE_VIEW],
+        )
+        records: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {}
+        for doc_url, pkey, rec, *data in sorted(cur.fetchall(), key=lambda row: row[:3]):
+            records.setdefault((doc_url, pkey), {}).setdefault(rec, tuple(map(str, data)))
+        # A paper's authors by record, as the staged author rows give them (keyed by paper and record).
+        cur.execute(
+            f"SELECT a.pkey, a.rec, a.position, a.name FROM stg_author a "
+            f"WHERE a.pkey IN (SELECT pkey FROM {_REPEATED})"
+        )
+        authors: dict[str, dict[int, list[str]]] = {}
+        for pkey, rec, _position, name in sorted(cur.fetchall(), key=lambda row: row[:3]):
+            authors.setdefault(pkey, {}).setdefault(rec, []).append(name)
+        cur.execute(
+            f"SELECT url, MIN(file_name) FROM stg_document "
+            f"WHERE url IN (SELECT doc_url FROM {_REPEATED}) GROUP BY url"
+        )
+        files = dict(cur.fetchall())
+        cur.execute(f"DROP TABLE IF EXISTS {_REPEATED}")
+    warnings = []
+    for doc_url, pkey in repeated:
+        by_rec, by_rec_authors = records.get((doc_url, pkey), {}), authors.get(pkey, {})
+        if not by_rec:
+            continue
+        first, *later = sorted(by_rec)
+        mine = (by_rec[first], by_rec_authors.get(first, []))
+        for rec in later:
+            if (by_rec[rec], by_rec_authors.get(rec, [])) != mine:
+                warnings.append(
+                    LoadWarning(
+                        "record_repeated",
+                        files.get(doc_url) or doc_url,
+                        f"[{rec - 1}]: gives paper {pkey} as record [{first - 1}] did, with other data:"
+                        f" [{first - 1}] is kept",
                     )
+                )
     return warnings
+
+
+_REPEATED = "shrink_repeated"
 
 
 # Repeated papers compared (and warned of) at most per load: each costs a few queries.
