@@ -36,6 +36,8 @@ BUMP_VERSION = {"version": "t.version + 1"}
 # A row of the winning archive description: its version, and within it its record (a dump can
 # hold one paper twice, under two slugs; documents are record 0).
 _DESCRIPTION = "w.paper_stamp = s.stamp AND COALESCE(w.paper_stamp_rec, 0) = COALESCE(s.rec, 0)"
+# What the title's winner gives a paper (besides its key and document).
+_TITLE_COLUMNS = "arxiv_id, title, title_key, title_source, date, month, stamp"
 # The groups of a paper besides its title's, in the order the winners table holds them.
 GROUPS = (schema.PAPER_DOCUMENT, schema.ARCHIVE_RECORD, schema.SYNTOLOGY)
 
@@ -45,7 +47,11 @@ def papers(clashes: list[Clash]) -> Counts:
         clashes.append(clash)
         # Neither paper is merged: their other rows (authors, links) then join nothing.
         execute("DELETE FROM stg_paper WHERE pkey IN (SELECT pkey FROM stg_paper WHERE slug = %s)", [slug])
-    title_winners = materialize("m_paper_title", winners("stg_paper", "pkey", "*"), "pkey")
+    # Each winners table holds only the columns read from it: copying whole staged rows (abstracts
+    # and all) into four of them was a tenth of an archive-size merge.
+    title_winners = materialize(
+        "m_paper_title", winners("stg_paper", "pkey", f"pkey, doc_url, {_TITLE_COLUMNS}"), "pkey"
+    )
     slug_winners = materialize(
         "m_paper_slug", winners("stg_paper", "pkey", "pkey, slug", order=_SLUG_ORDER), "pkey"
     )
@@ -62,7 +68,7 @@ def papers(clashes: list[Clash]) -> Counts:
         "pkey",
     )
     select = [
-        "tw.pkey, tw.arxiv_id, tw.title, tw.title_key, tw.title_source, tw.date, tw.month, tw.stamp",
+        "tw.pkey, " + ", ".join(f"tw.{column}" for column in _TITLE_COLUMNS.split(", ")),
         "tw.doc_url",
         "sw.slug AS best_slug, nw.landing, aw.url_named",
     ]
@@ -73,8 +79,11 @@ def papers(clashes: list[Clash]) -> Counts:
     ]
     for group in GROUPS:
         alias = f"g_{group}"
+        columns = ", ".join(["pkey", "stamp", "doc_url", "rec", *(c.name for c in schema.PAPER.group(group))])
         table = materialize(
-            f"m_paper_{group}", winners("stg_paper", "pkey", "*", where=schema.PAPER.stated_by[group]), "pkey"
+            f"m_paper_{group}",
+            winners("stg_paper", "pkey", columns, where=schema.PAPER.stated_by[group]),
+            "pkey",
         )
         select.append(", ".join(f"{alias}.{c.name}" for c in schema.PAPER.group(group)))
         select.append(
