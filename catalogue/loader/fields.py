@@ -47,6 +47,8 @@ memo_parse_repo = identities.parse_repo  # memoised where it is defined, with th
 
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 _HTTP_URL = re.compile(r"^https?://[^\s/]+", re.IGNORECASE)
+# Whitespace as str.isspace() means it (re's \s on str is the same Unicode class), found in C.
+_SPACE = re.compile(r"\s")
 MAX_INT = 2**31 - 1
 NO_READ_AT = "0000-00-00T00:00:00.000000Z"  # below every real instant (years 1..9999)
 # A stamp that sorts below every other: a paper only *named* by a row of another kind (a code
@@ -305,7 +307,7 @@ class Fields:
             if value is None or value == "":
                 return value
             # Text around the URL ("… (These scores reported in [x](https://…))"): a URL holds no space.
-            if not _HTTP_URL.match(value) or any(c.isspace() for c in value.strip()):
+            if not _HTTP_URL.match(value) or _SPACE.search(value.strip()):
                 found = identities.url_in(value) if self.warnings is not None else None
                 if found and found != value:
                     self.warnings.append(
