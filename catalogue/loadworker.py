@@ -38,7 +38,7 @@ def read_chunk(names, vendor):
 def read_dump_part(dump, sha, part, vendor):
     """A part of an archive dump (``archive.parts``), as results of a batch of records each; a
     failure ends them, as a result that carries the error."""
-    from catalogue.loader import archive, staging
+    from catalogue.loader import archive, archive_rows, staging
     from catalogue.loader.documents import SnapshotError
     from catalogue.loader.reading import ReadResult
 
@@ -47,7 +47,7 @@ def read_dump_part(dump, sha, part, vendor):
     archive.use_system_allocator()
     out = []
     try:
-        for parsed in archive.read(dump, sha, part):
+        for parsed in archive_rows.read(dump, sha, part):
             tuples = staging.as_tuples(parsed.rows, vendor)
             out.append(ReadResult(None, tuples, parsed.warnings, name=dump.name, records=parsed.records))
     except SnapshotError as exc:

@@ -692,19 +692,19 @@ def test_the_merge_lets_the_planner_know_what_it_wrote(postgres, tmp_path, monke
 
 
 def test_gzip_dumps_are_read_in_chunks_not_whole(tmp_path, monkeypatch):
-    """A dump is streamed: records become rows a batch at a time (``archive.BATCH_RECORDS``)."""
-    from catalogue.loader import archive
+    """A dump is streamed: records become rows a batch at a time (``archive_rows.BATCH_RECORDS``)."""
+    from catalogue.loader import archive, archive_rows
 
-    monkeypatch.setattr(archive, "BATCH_RECORDS", 2)
+    monkeypatch.setattr(archive_rows, "BATCH_RECORDS", 2)
     batches = []
-    original = archive.read
+    original = archive_rows.read
 
     def counting(dump, sha, part=archive.WHOLE, limit=None):
         for parsed in original(dump, sha, part, limit):
             batches.append(dump.name)
             yield parsed
 
-    monkeypatch.setattr(archive, "read", counting)
+    monkeypatch.setattr(archive_rows, "read", counting)
     load(dumps(tmp_path))
     assert batches.count("papers-with-abstracts.json.gz") == 3  # 5 records, 2 a batch
     with gzip.open(tmp_path / "json.gz" / "papers-with-abstracts.json.gz") as handle:
@@ -713,13 +713,13 @@ def test_gzip_dumps_are_read_in_chunks_not_whole(tmp_path, monkeypatch):
 
 def test_a_dump_of_large_records_is_batched_by_rows_too(tmp_path, monkeypatch):
     """An evaluation-tables record is a whole task: batches are cut by the rows they hold as well."""
-    from catalogue.loader import archive
+    from catalogue.loader import archive, archive_rows
 
-    monkeypatch.setattr(archive, "BATCH_ROWS", 10)
-    monkeypatch.setattr(archive, "BATCH_CHECK", 1)
+    monkeypatch.setattr(archive_rows, "BATCH_ROWS", 10)
+    monkeypatch.setattr(archive_rows, "BATCH_CHECK", 1)
     folder = dumps(tmp_path, "json")
     dump = archive.open_dump(str(folder), "evaluation-tables.json")
-    batches = list(archive.read(dump, archive.checksum(dump)))
+    batches = list(archive_rows.read(dump, archive.checksum(dump)))
     sizes = [sum(map(len, batch.rows.values())) for batch in batches]
     assert len(batches) == len(archive_dumps.DUMPS["evaluation-tables"]) + 1  # a record each, then none
     assert all(size >= 10 for size in sizes[:-1])

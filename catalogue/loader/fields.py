@@ -506,7 +506,7 @@ def metrics_json(metrics: Fields | None) -> str:
             metrics.fail(name, f"expected a string or number, got {_type(value)}")
         if isinstance(value, float) and not math.isfinite(value):
             metrics.fail(name, f"expected a finite number, got {value}")
-        # One spelling of a column's name: the table's columns are cleaned alike (archive._read_table).
+        # One spelling of a column's name: the table's columns are cleaned alike (archive_rows._read_table).
         cleaned = identities.clean_name(clean_text(metrics, name, name))
         if isinstance(value, str):
             value = clean_text(metrics, name, value)

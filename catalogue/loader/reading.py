@@ -214,7 +214,7 @@ def read_dumps(
     they are taken out of the staging tables again (by the dump's stamp), so that a skipped dump
     leaves nothing behind.
     """
-    from catalogue.loader import archive
+    from catalogue.loader import archive, archive_rows
 
     if snapshot.dumps:
         archive.use_system_allocator()
@@ -239,7 +239,7 @@ def read_dumps(
     jobs = [(plan, part) for plan in plans if isinstance(plan, _Dump) and plan.split for part in plan.parts]
     if workers < 2 or len(jobs) * archive.PART_RECORDS < PARALLEL_FROM_RECORDS:
         yield from _read_dumps(
-            plans, stage, lambda plan, part: archive.read(plan.dump, plan.sha256, part, limit)
+            plans, stage, lambda plan, part: archive_rows.read(plan.dump, plan.sha256, part, limit)
         )
         return
     # This process reads too, between writing what the others send back (and it reads the whole
@@ -263,7 +263,7 @@ def read_dumps(
                     )
                     ahead.append((job, sent))
                 if (plan, part) not in in_pool:
-                    return archive.read(plan.dump, plan.sha256, part, limit)
+                    return archive_rows.read(plan.dump, plan.sha256, part, limit)
                 (sent_plan, sent_part), future = ahead.popleft()
                 if sent_plan is plan and sent_part == part:
                     return future.result()
@@ -278,7 +278,8 @@ def read_dumps(
 def _read_dumps(plans, stage, read) -> Iterator[ReadResult]:
     """Each dump's batches as results, then its outcome; a failure takes its staged rows out again.
     ``read(plan, part)`` gives a part's batches: ``Parsed`` ones, or (from a worker) results."""
-    from catalogue.loader import archive, staging
+    from catalogue.loader import staging
+    from catalogue.loader.fields import make_stamp
 
     for plan in plans:
         if isinstance(plan, ReadResult):
@@ -295,7 +296,7 @@ def _read_dumps(plans, stage, read) -> Iterator[ReadResult]:
                         tuples = staging.as_tuples(batch.rows, stage.vendor)
                         yield ReadResult(None, tuples, batch.warnings, name=plan.name, records=batch.records)
         except SnapshotError as exc:
-            stage.discard(archive.make_stamp(plan.dump.read_at, plan.sha256))
+            stage.discard(make_stamp(plan.dump.read_at, plan.sha256))
             outcome = FileOutcome(
                 path=plan.name, sha256=plan.sha256, status=LoadFileStatus.SKIPPED, error=str(exc)
             )
