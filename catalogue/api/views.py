@@ -97,7 +97,28 @@ class ListView(_Api, CachedResponseMixin, generics.ListAPIView):
 
 
 class DetailView(_Api, CachedResponseMixin, ConditionalGetMixin, generics.RetrieveAPIView):
-    pass
+    def detail_context(self, obj) -> dict:
+        """Context computed for the one object (its figures, its names), beside the request."""
+        return {}
+
+    def retrieve(self, request, *args, **kwargs):
+        obj = self.get_object()
+        context = {**self.get_serializer_context(), **self.detail_context(obj)}
+        return Response(self.get_serializer(obj, context=context).data)
+
+
+class _RowList(ListView):
+    # A list read as Python rows (``rows``), not a queryset: paged as it is, with no FilterSet.
+    # (A comment, not a docstring: the OpenAPI schema would take it as its subclasses' description.)
+
+    filterset_class = None
+
+    def rows(self) -> list:
+        raise NotImplementedError
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.rows())
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
 class _PlaceList(ListView):
@@ -200,15 +221,12 @@ class PaperDetail(DetailView):
         # instance (four queries built by the ORM were most of the request).
         return queries.paper_detail(self.kwargs["paper_id"])
 
-    def retrieve(self, request, *args, **kwargs):
-        paper = self.get_object()
-        context = {
-            **self.get_serializer_context(),
+    def detail_context(self, paper) -> dict:
+        return {
             "paper_figures": figures.paper_figures_of(paper.places),
             "author_names": {paper.pk: paper.authors},
             "aliases": paper.aliases,
         }
-        return Response(self.serializer_class(paper, context=context).data)
 
 
 class PaperRepositoryList(_PaperChild, ListView):
@@ -364,19 +382,15 @@ class TaskEvaluationList(_TaskChild, ListView):
         return queries.leaderboards().filter(task=self.task)
 
 
-class TaskParentList(_TaskChild, ListView):
+class TaskParentList(_TaskChild, _RowList):
     """The task's parent, that one's parent… up to the root: nearest first (a cycle in the data
     lists each of its tasks once)."""
 
     serializer_class = TaskSerializer
-    filterset_class = None
+    queryset = Task.objects.none()  # the model, for the schema
 
-    def get_queryset(self):
-        return Task.objects.none()  # for the schema; list() walks the chain
-
-    def list(self, request, *args, **kwargs):
-        page = self.paginate_queryset(queries.task_parents(self.task))
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+    def rows(self):
+        return queries.task_parents(self.task)
 
 
 class TaskChildList(_TaskChild, ListView):
@@ -493,19 +507,14 @@ class EvaluationDetail(_EvaluationChild, DetailView):
         return self.board
 
 
-class EvaluationMetricList(_EvaluationChild, ListView):
+class EvaluationMetricList(_EvaluationChild, _RowList):
     """The metrics a leaderboard's rows state, each with the way it is better where its name tells."""
 
     serializer_class = MetricSerializer
-    filterset_class = None
+    queryset = Leaderboard.objects.none()  # the model, for the schema
 
-    def get_queryset(self):
-        return Leaderboard.objects.none()  # for the schema; list() reads the names
-
-    def list(self, request, *args, **kwargs):
-        metrics = [{"id": i, "name": n} for i, n in ids.metric_ids(queries.leaderboard_metrics(self.board))]
-        page = self.paginate_queryset(metrics)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+    def rows(self):
+        return [{"id": i, "name": n} for i, n in ids.metric_ids(queries.leaderboard_metrics(self.board))]
 
 
 class EvaluationMetricDetail(_EvaluationChild, DetailView):
@@ -537,10 +546,8 @@ class EvaluationResultDetail(_EvaluationChild, DetailView):
                 return result
         raise Http404(f"No result {self.kwargs['result_id']!r} on {self.board.slug}")
 
-    def retrieve(self, request, *args, **kwargs):
-        result = self.get_object()
-        context = {**self.get_serializer_context(), "best": queries.best_ranks([result])}
-        return Response(self.serializer_class(result, context=context).data)
+    def detail_context(self, result) -> dict:
+        return {"best": queries.best_ranks([result])}
 
 
 # --- the catalogue's own --------------------------------------------------------------------
@@ -566,10 +573,8 @@ class CodeEntryDetail(DetailView):
     def get_object(self):
         return _get(queries.code_entries(), slug=self.kwargs["entry_id"])
 
-    def retrieve(self, request, *args, **kwargs):
-        entry = self.get_object()
-        context = {**self.get_serializer_context(), "figures": {entry.pk: figures.code_entry_figures(entry)}}
-        return Response(self.serializer_class(entry, context=context).data)
+    def detail_context(self, entry) -> dict:
+        return {"figures": {entry.pk: figures.code_entry_figures(entry)}}
 
 
 class CodeEntrySampleList(_PlaceList):
