@@ -23,6 +23,11 @@ from catalogue import figures
 # A code entry's stored columns -> the figure (catalogue.figures) each counts; a task's columns.
 ENTRY_COUNTS = {"n_places": "n_places", "n_papers": "n_papers", "n_samples_ran": "n_samples_ran"}
 TASK_COUNTS = ("n_papers", "n_leaderboards")
+# A task's columns -> the table whose rows each counts, and their key to the task.
+TASK_ROWS = {
+    "n_papers": ("catalogue_paper_tasks", "task_id"),
+    "n_leaderboards": ("catalogue_leaderboard", "task_id"),
+}
 
 
 def refresh(
@@ -107,55 +112,45 @@ def recount_papers(cursor, paper_ids: list[int] | None = None) -> int:
 def recount_tasks(cursor, columns: tuple[str, ...] = TASK_COUNTS) -> int:
     """Papers and leaderboards per task (the ``columns`` of them given): one grouped pass over each
     table, not a count per task."""
-    cursor.execute(
-        f"""
-        UPDATE catalogue_task SET {", ".join(f"{column} = c.{column}" for column in columns)}
-        FROM (
-            SELECT t.id, COALESCE(p.n, 0) AS n_papers, COALESCE(b.n, 0) AS n_leaderboards
-            FROM catalogue_task t
-            LEFT JOIN (SELECT task_id, COUNT(*) AS n FROM catalogue_paper_tasks GROUP BY task_id) p
-                   ON p.task_id = t.id
-            LEFT JOIN (SELECT task_id, COUNT(*) AS n FROM catalogue_leaderboard GROUP BY task_id) b
-                   ON b.task_id = t.id
-        ) AS c
-        WHERE catalogue_task.id = c.id
-          AND ({" OR ".join(f"catalogue_task.{column} <> c.{column}" for column in columns)})
-        """
-    )
-    return cursor.rowcount
+    return _recount_rows(cursor, "catalogue_task", {column: TASK_ROWS[column] for column in columns})
 
 
 def recount_leaderboards(cursor) -> int:
     """Result rows per leaderboard: one grouped pass over the results."""
-    cursor.execute(
-        """
-        UPDATE catalogue_leaderboard SET n_results = c.n_results
-        FROM (
-            SELECT b.id, COALESCE(r.n, 0) AS n_results
-            FROM catalogue_leaderboard b
-            LEFT JOIN (SELECT leaderboard_id, COUNT(*) AS n FROM catalogue_result GROUP BY leaderboard_id) r
-                   ON r.leaderboard_id = b.id
-        ) AS c
-        WHERE catalogue_leaderboard.id = c.id AND catalogue_leaderboard.n_results <> c.n_results
-        """
+    return _recount_rows(
+        cursor, "catalogue_leaderboard", {"n_results": ("catalogue_result", "leaderboard_id")}
     )
-    return cursor.rowcount
 
 
 def recount_paper_code_links(cursor) -> int:
     """Code links per paper (only a load changes them): one grouped pass over the links, and the
     papers that had some and have none now set back to 0."""
+    counted = {"n_code_links": ("catalogue_codelink", "paper_id")}
+    return _recount_rows(cursor, "catalogue_paper", counted, every_row=False)
+
+
+def _recount_rows(cursor, table: str, counted: dict[str, tuple[str, str]], *, every_row: bool = True) -> int:
+    """Each of ``table``'s columns in ``counted`` (column -> the table whose rows it counts and
+    their key to ``table``) set to its count where it differs, with one grouped pass over each
+    counted table; returns the rows changed. Not ``every_row``: only the rows with something to
+    count or a count to clear are visited (the others keep their 0)."""
+    joins = "\n".join(
+        f"LEFT JOIN (SELECT {key}, COUNT(*) AS n FROM {rows} GROUP BY {key}) r{i} ON r{i}.{key} = t.id"
+        for i, (rows, key) in enumerate(counted.values())
+    )
+    counts = ", ".join(f"COALESCE(r{i}.n, 0) AS {column}" for i, column in enumerate(counted))
+    visited = " OR ".join(f"t.{column} <> 0 OR r{i}.n IS NOT NULL" for i, column in enumerate(counted))
     cursor.execute(
-        """
-        UPDATE catalogue_paper SET n_code_links = c.n
+        f"""
+        UPDATE {table} SET {", ".join(f"{column} = c.{column}" for column in counted)}
         FROM (
-            SELECT p.id, COALESCE(l.n, 0) AS n
-            FROM catalogue_paper p
-            LEFT JOIN (SELECT paper_id, COUNT(*) AS n FROM catalogue_codelink GROUP BY paper_id) l
-                   ON l.paper_id = p.id
-            WHERE p.n_code_links <> 0 OR l.n IS NOT NULL
+            SELECT t.id, {counts}
+            FROM {table} t
+            {joins}
+            {"" if every_row else f"WHERE {visited}"}
         ) AS c
-        WHERE catalogue_paper.id = c.id AND catalogue_paper.n_code_links <> c.n
+        WHERE {table}.id = c.id
+          AND ({" OR ".join(f"{table}.{column} <> c.{column}" for column in counted)})
         """
     )
     return cursor.rowcount

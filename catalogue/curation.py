@@ -52,18 +52,9 @@ def correct_title(
         raise ValidationError("A corrected title cannot be empty.")
     row = _lock(Paper, paper.pk, expected_version)
     now = timezone.now()
-    _supersede(Q(field=Correction.Field.TITLE, paper=row), user, now)
-    correction = Correction.objects.create(
-        field=Correction.Field.TITLE,
-        paper=row,
-        value=value,
-        previous_value=row.title,
-        upstream_value=row.title_upstream,
-        reason=reason,
-        created_by=user,
-        curator_name=public_name(user),
+    correction = _record(
+        row, Correction.Field.TITLE, value, user=user, name=public_name(user), reason=reason, now=now
     )
-    Paper.objects.filter(pk=row.pk).update(title=value, title_corrected=True, version=F("version") + 1)
     search.reindex("paper", ids=[row.pk])
     return correction
 
@@ -89,19 +80,31 @@ def _check_status(value, reason):
 
 
 def _correct_status_locked(row: Sample, value: str, *, user, name: str, reason: str, now) -> Correction:
-    _supersede(Q(field=Correction.Field.STATUS, sample=row), user, now)
+    # The caller recounts the entries once, however many rows it corrected.
+    return _record(row, Correction.Field.STATUS, value, user=user, name=name, reason=reason.strip(), now=now)
+
+
+def _record(row: Paper | Sample, field: str, value: str, *, user, name: str, reason: str, now) -> Correction:
+    """The correction of the row's ``field`` (``title`` of a paper, ``status`` of a sample) to
+    ``value``: the row's active one superseded, this one recorded with the value before and the
+    snapshot's, and the row showing ``value``, marked corrected, one version on."""
+    column = str(field)  # the column's name, not the enum member (which hashes otherwise)
+    on_row = {str(row._meta.model_name): row}  # the correction's key to it: paper, sample
+    _supersede(Q(field=field, **on_row), user, now)
     correction = Correction.objects.create(
-        field=Correction.Field.STATUS,
-        sample=row,
+        field=field,
+        **on_row,
         value=value,
-        previous_value=row.status,
-        upstream_value=row.status_upstream,
-        reason=reason.strip(),
+        previous_value=getattr(row, column),
+        upstream_value=getattr(row, f"{column}_upstream"),
+        reason=reason,
         created_by=user,
         curator_name=name,
     )
-    Sample.objects.filter(pk=row.pk).update(status=value, status_corrected=True, version=F("version") + 1)
-    return correction  # the caller recounts the entries once, however many rows it corrected
+    type(row).objects.filter(pk=row.pk).update(
+        **{column: value, f"{column}_corrected": True}, version=F("version") + 1
+    )
+    return correction
 
 
 @transaction.atomic

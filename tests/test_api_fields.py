@@ -1,7 +1,7 @@
 """No API field is a constant where the catalogue holds the data (issue 33).
 
 Papers-with-Code fields the catalogue does not hold are served as constants (``_Constant`` in
-catalogue/api/serializers.py, help text "Not known"). A constant on a field whose model holds
+catalogue/api/serializers/base.py, help text "Not known"). A constant on a field whose model holds
 the data hid it: task and method descriptions, a method's paper, a paper's conference, a
 result's best metric. The first test walks every serializer for such a field; the others load
 real rows (the archive's methods dump, sota-extractor tables, the recorded PwC responses in
@@ -9,8 +9,10 @@ tests/data/pwc-archive-samples/, all CC BY-SA 4.0) and read them back as PwC ser
 """
 
 import gzip
+import importlib
 import inspect
 import json
+import pkgutil
 import shutil
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from catalogue import metrics as metric_values
 from catalogue import models as m
 from catalogue import queries as page_queries
 from catalogue.api import ids, serializers
+from catalogue.api.serializers import base
 from tests import archive_dumps
 from tests.api_helpers import V1, get, walk
 from tests.conftest import load
@@ -72,9 +75,11 @@ HELD_AS = {
 
 
 def _serializer_classes():
-    for name, cls in inspect.getmembers(serializers, inspect.isclass):
-        if issubclass(cls, drf.Serializer) and cls.__module__ == serializers.__name__:
-            yield name, cls
+    for module_info in pkgutil.iter_modules(serializers.__path__):
+        module = importlib.import_module(f"{serializers.__name__}.{module_info.name}")
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, drf.Serializer) and cls.__module__ == module.__name__:
+                yield name, cls
 
 
 def _held(model, name: str) -> bool:
@@ -88,9 +93,7 @@ def _held(model, name: str) -> bool:
 def constants_hiding_data() -> list[str]:
     found = []
     for name, cls in _serializer_classes():
-        constants = {
-            f: field for f, field in cls().fields.items() if isinstance(field, serializers._Constant)
-        }
+        constants = {f: field for f, field in cls().fields.items() if isinstance(field, base._Constant)}
         if not constants:
             continue
         if name not in MODELS_OF:
@@ -116,7 +119,7 @@ def test_the_walk_sees_every_serializer_with_a_constant():
         (name, f)
         for name, cls in _serializer_classes()
         for f, field in cls().fields.items()
-        if isinstance(field, serializers._Constant)
+        if isinstance(field, base._Constant)
     }
     assert {("RepositorySerializer", "stars"), ("EvaluationSerializer", "mirror_url")} <= seen
 

@@ -135,7 +135,7 @@ def test_corrections_are_served_with_the_snapshot_value_beside_them(api, loaded_
     )
 
 
-# --- the hot lists' plain rows (serializers.PlainRows) say what DRF's own path says -------------
+# --- the hot lists' plain rows (serializers.base.PlainRows) say what DRF's own path says --------
 
 
 def _bodies(api, urls) -> dict[str, bytes]:
@@ -153,7 +153,7 @@ def test_plain_rows_answer_byte_for_byte_what_drf_s_own_path_answers(
     from django.contrib.auth import get_user_model
 
     from catalogue import curation
-    from catalogue.api import serializers
+    from catalogue.api.serializers import base
 
     settings.PAGE_CACHE_SECONDS = 0  # each answer built, not served from the response cache
     curator = get_user_model().objects.create(username="curator")
@@ -181,9 +181,9 @@ def test_plain_rows_answer_byte_for_byte_what_drf_s_own_path_answers(
     assert b'"corrected":{"status"' in plain[urls[1]]
     assert b'"corrected":{"title"' in plain[urls[5]]
     monkeypatch.setattr(
-        serializers.PlainRows,
+        base.PlainRows,
         "to_representation",
-        lambda self, instance: serializers.serializers.Serializer.to_representation(self, instance),
+        lambda self, instance: base.serializers.Serializer.to_representation(self, instance),
     )
     assert _bodies(api, urls) == plain
 
@@ -255,13 +255,13 @@ def _detail_as_drf_made_it(paper, request, monkeypatch) -> bytes:
     from rest_framework.renderers import JSONRenderer
 
     from catalogue import figures
-    from catalogue.api import serializers
+    from catalogue.api.serializers import base, papers
 
     with monkeypatch.context() as patched:
         patched.setattr(
-            serializers.PlainRows,
+            base.PlainRows,
             "to_representation",
-            lambda self, instance: serializers.serializers.Serializer.to_representation(self, instance),
+            lambda self, instance: base.serializers.Serializer.to_representation(self, instance),
         )
         context = {
             "request": request,
@@ -269,7 +269,7 @@ def _detail_as_drf_made_it(paper, request, monkeypatch) -> bytes:
             "author_names": {paper.pk: [a.name for a in paper.authors.order_by("position")]},
             "aliases": [s.slug for s in paper.slugs.order_by("slug") if s.slug != paper.slug],
         }
-        data = serializers.PaperDetailSerializer(paper, context=context).data
+        data = papers.PaperDetailSerializer(paper, context=context).data
     return JSONRenderer().render(data)
 
 
@@ -406,14 +406,14 @@ def test_a_paper_s_detail_is_one_query(api, loaded_seeds, settings):
 def test_plain_rows_copy_their_declared_fields_once_per_process_not_per_request(
     api, loaded_seeds, settings, monkeypatch, url
 ):
-    from catalogue.api import serializers
+    from catalogue.api.serializers import base
 
     settings.PAGE_CACHE_SECONDS = 0
     assert api.get(url).status_code == 200  # the plans are made (once per class)
     copied = []
-    get_fields = serializers.serializers.Serializer.get_fields
+    get_fields = base.serializers.Serializer.get_fields
     monkeypatch.setattr(
-        serializers.serializers.Serializer,
+        base.serializers.Serializer,
         "get_fields",
         lambda self: copied.append(type(self).__name__) or get_fields(self),
     )
@@ -433,19 +433,19 @@ def _places_as_drf_made_them(ids_, request) -> bytes:
     from rest_framework import serializers as drf
     from rest_framework.renderers import JSONRenderer
 
-    from catalogue.api import serializers
+    from catalogue.api.serializers import base, code
     from catalogue.models.corrections import attach_status_corrections, status_correction
 
     class SampleOverTheModel(drf.Serializer):
         def get_fields(self):
-            return copy.deepcopy(serializers.SampleSerializer._declared_fields)
+            return copy.deepcopy(code.SampleSerializer._declared_fields)
 
         def get_code(self, sample):
             text = getattr(sample, "shown_code", "")
             return {"text": text, "language": sample.body.code_language} if text else None
 
         def get_corrected(self, sample):
-            return serializers._corrected(
+            return base.corrected_mark(
                 self, "status", status_correction(sample), sample.status_upstream, sample.paper.slug
             )
 

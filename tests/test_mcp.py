@@ -15,6 +15,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from catalogue import attribution, counters
 from catalogue.agents import tools
+from catalogue.agents.calls import MAX_ROWS, SCHEMA_VERSION
 from catalogue.models import Paper, Task
 from tests.conftest import SEEDS, load
 from tests.factories import make_code_link, make_dataset, make_leaderboard, make_paper, make_result
@@ -44,7 +45,7 @@ def run(url: str, script, headers: dict | None = None):
 def ok(result) -> dict:
     assert not result.is_error, result.content[0].text
     body = result.structured_content
-    assert body["schema_version"] == tools.SCHEMA_VERSION
+    assert body["schema_version"] == SCHEMA_VERSION
     assert body["attribution"]["notice"] == attribution.NOTICE
     assert body["licence"] == {"name": attribution.LICENCE, "url": attribution.LICENCE_URL}
     return body
@@ -137,7 +138,7 @@ def test_every_tool_answers_from_the_apis_reads_bounded_with_attribution(site, a
     assert {key.split()[0] for key in bodies} == set(tools.TOOL_NAMES)  # every tool called
     for key, body in bodies.items():
         for rows in all_rows(body):
-            assert len(rows) <= tools.MAX_ROWS, key
+            assert len(rows) <= MAX_ROWS, key
 
     def get(key):
         return next(body for k, body in bodies.items() if k.startswith(key))
@@ -176,7 +177,7 @@ def test_a_list_walks_by_cursor_25_rows_at_a_time_without_gaps(site):
         seen, cursor, calls = [], None, 0
         while True:
             body = ok(await client.call_tool(name, {**args, **({"cursor": cursor} if cursor else {})}))
-            assert len(body["rows"]) <= tools.MAX_ROWS
+            assert len(body["rows"]) <= MAX_ROWS
             seen += body["rows"]
             calls += 1
             cursor = body["next_cursor"]
@@ -193,7 +194,7 @@ def test_a_list_walks_by_cursor_25_rows_at_a_time_without_gaps(site):
     (papers, n_paper_calls), (rows, n_board_calls), (low, _), (coded, _) = run(site.url, script)
     assert len(papers) == Paper.objects.count() == 13 + N_EXTRA_PAPERS
     assert len({p["id"] for p in papers}) == len(papers)
-    assert n_paper_calls == -(-len(papers) // tools.MAX_ROWS)
+    assert n_paper_calls == -(-len(papers) // MAX_ROWS)
     assert n_board_calls == 3
     assert [r["rank"] for r in rows] == list(range(1, N_BOARD_ROWS + 1))
     assert [r["value"] for r in rows][:2] == [f"{50 + N_BOARD_ROWS - 1}.0", f"{50 + N_BOARD_ROWS - 2}.0"]
@@ -314,7 +315,7 @@ def test_discovery_document_and_llms_txt(site):
     assert document["endpoint"] == f"{site.url}/mcp"
     assert document["tools"] == tools.TOOL_NAMES
     assert document["read_only"] is True
-    assert document["limits"]["max_rows_per_call"] == tools.MAX_ROWS
+    assert document["limits"]["max_rows_per_call"] == MAX_ROWS
     text = httpx2.get(f"{site.url}/llms.txt")
     assert text.headers["content-type"] == "text/markdown; charset=utf-8"
     assert attribution.LICENCE_URL in text.headers["link"]

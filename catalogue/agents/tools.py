@@ -14,31 +14,31 @@ says which (``is_error``), never a traceback. The HTTP request counts once again
 anonymous rate (``catalogue.agents.views``); the reads it makes inside do not count again.
 """
 
-import base64
-import binascii
-import io
-import json
 import re
 from typing import Annotated, Any
-from urllib.parse import parse_qsl, unquote_to_bytes, urlencode, urlsplit
+from urllib.parse import urlencode
 
-from django.core.handlers.wsgi import WSGIRequest
-from django.urls import Resolver404, resolve
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from catalogue import attribution, boards, identities, metrics, queries
-from catalogue.agents.bridge import on_request_thread
+from catalogue.agents.calls import (
+    API,
+    MAX_ROWS,
+    Cursor,
+    Missing,
+    api_answer,
+    api_list,
+    decode_cursor,
+    encode_cursor,
+    envelope,
+    paper_id,
+    quote_part,
+    run,
+)
 from catalogue.models import CodeBody, Leaderboard
-
-SCHEMA_VERSION = "1"
-MAX_ROWS = 25
-API = "/api/v1/"
-# The WSGI environ key that marks the API reads a tool makes: its HTTP request was counted once
-# (catalogue.api.throttling). Not an HTTP_* key, so no client can set it.
-COUNTED = "cwp.mcp_counted"
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -58,159 +58,6 @@ server = MCPServer(
     instructions=INSTRUCTIONS,
     website_url=attribution.SITE,
 )
-
-
-# --- the API, asked from inside the MCP request ---------------------------------------------------
-
-
-class _Missing(ToolError):
-    pass
-
-
-def _api(request, address: str, params: dict | list | None = None) -> dict:
-    """The API's JSON answer at ``address`` (with ``params``), read for the client of ``request``."""
-    path = address.split("?")[0]
-    query = urlencode(
-        [(k, v) for k, v in (params.items() if isinstance(params, dict) else params or []) if v != ""]
-    )
-    environ = {
-        **request.environ,
-        "REQUEST_METHOD": "GET",
-        "PATH_INFO": unquote_to_bytes(path).decode("iso-8859-1"),
-        "QUERY_STRING": query,
-        "HTTP_ACCEPT": "application/json",
-        "CONTENT_LENGTH": "0",
-        "wsgi.input": io.BytesIO(b""),
-        COUNTED: True,
-    }
-    environ.pop("CONTENT_TYPE", None)
-    api_request = WSGIRequest(environ)
-    try:
-        match = resolve(api_request.path_info)
-    except Resolver404:
-        raise _Missing(f"nothing at {path}") from None
-    api_request.resolver_match = match
-    response = match.func(api_request, *match.args, **match.kwargs)
-    if response.status_code in (301, 302) and response.get("Location", "").startswith(API):
-        location = urlsplit(response["Location"])
-        return _api(request, location.path, parse_qsl(location.query))  # an author's slug: its name
-    if hasattr(response, "render"):
-        response.render()
-    data = json.loads(response.content or b"null")
-    if response.status_code == 404:
-        raise _Missing(_detail(data) or f"nothing at {path}")
-    if response.status_code >= 400:
-        raise ToolError(f"bad arguments: {_detail(data)}")
-    return data
-
-
-def _detail(data) -> str:
-    if isinstance(data, dict):
-        if "detail" in data:
-            return str(data["detail"])
-        return "; ".join(
-            f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in data.items()
-        )
-    return str(data)
-
-
-def _quote(part: str) -> str:
-    from urllib.parse import quote
-
-    return quote(part, safe="")
-
-
-# --- cursors: the API's own next page, tied to the list it came from ------------------------------
-
-
-def _encode_cursor(list_key: str, params: list[tuple[str, str]]) -> str:
-    raw = json.dumps({"l": list_key, "q": params}, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def _decode_cursor(cursor: str, list_key: str) -> list[tuple[str, str]]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        value = json.loads(raw)
-        params = [(str(k), str(v)) for k, v in value["q"]]
-        owner = value["l"]
-    except (binascii.Error, ValueError, KeyError, TypeError):
-        raise ToolError("bad arguments: cursor: not a cursor this server gave out") from None
-    if owner != list_key:
-        raise ToolError("bad arguments: cursor: it belongs to another list (pass the same arguments with it)")
-    return params
-
-
-def _page_params(view_path: str, filters: dict, *, by_rank: bool = False) -> list[tuple[str, str]]:
-    """The first page's parameters: a cursor walk where the API list has one (``cursor_ordering``),
-    page numbers where it has not or where rank order matters (a search)."""
-    match = resolve(view_path)
-    cursor_walk = getattr(getattr(match.func, "view_class", None), "cursor_ordering", None) and not by_rank
-    params = [(k, str(v)) for k, v in filters.items() if v not in (None, "")]
-    params.append(("items_per_page", str(MAX_ROWS)))
-    if cursor_walk:
-        params.append(("pagination", "cursor"))
-    return params
-
-
-def _list(request, path: str, filters: dict, cursor: str | None, *, by_rank: bool = False) -> dict:
-    """At most MAX_ROWS rows of the API list at ``path`` and the cursor to the next ones."""
-    key = path + "?" + urlencode(sorted((k, str(v)) for k, v in filters.items() if v not in (None, "")))
-    if cursor:
-        params = [(k, v) for k, v in _decode_cursor(cursor, key) if k != "items_per_page"]
-        params.append(("items_per_page", str(MAX_ROWS)))
-    else:
-        params = _page_params(path, filters, by_rank=by_rank)
-    data = _api(request, path, params)
-    following = data.get("next")
-    next_cursor = _encode_cursor(key, parse_qsl(urlsplit(following).query)) if following else None
-    out = {"rows": data.get("results", [])[:MAX_ROWS], "next_cursor": next_cursor}
-    if "count" in data:
-        out["count"] = data["count"]
-    return out
-
-
-# --- what every result carries --------------------------------------------------------------------
-
-
-def _envelope(request, page: str, **body) -> dict[str, Any]:
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "page": request.build_absolute_uri(page) if page else None,
-        **body,
-        "attribution": {
-            "notice": attribution.NOTICE,
-            "url": request.build_absolute_uri(attribution.ATTRIBUTION_PATH),
-        },
-        "licence": {"name": attribution.LICENCE, "url": attribution.LICENCE_URL},
-        "limits": {"max_rows": MAX_ROWS, "rate": "the API's anonymous rate per client address (429 past it)"},
-    }
-
-
-async def _run(work) -> dict[str, Any]:
-    return await on_request_thread(work)
-
-
-def _paper_id(text: str) -> str:
-    """A paper as the API names it: its slug or arXiv id, from either, or from an address of it."""
-    text = (text or "").strip()
-    if not text:
-        raise ToolError("bad arguments: paper: give a slug, an arXiv id or a paper's URL")
-    if "://" in text or text.startswith(("arxiv.org", "www.")):
-        arxiv = identities.arxiv_id_in(text)
-        if arxiv:
-            return arxiv
-        path = urlsplit(text if "://" in text else "https://" + text).path
-        slug = identities.slug_from_path(path, "/paper/")
-        if slug:
-            return slug
-        raise _Missing(f"no paper known by the address {text!r}")
-    return identities.normalize_arxiv_id(text) or text
-
-
-Cursor = Annotated[
-    str | None, Field(description="next_cursor from the previous call of this list, else omit")
-]
 
 
 # --- papers ---------------------------------------------------------------------------------------
@@ -234,13 +81,13 @@ async def search_papers(
             identities.arxiv_id_in(text) if "://" in text else None
         )
         if "://" in text and not by_id:
-            paper = _api(request, f"{API}papers/{_quote(_paper_id(text))}/")
-            return _envelope(request, f"/paper/{paper['id']}", rows=[paper], next_cursor=None, count=1)
+            paper = api_answer(request, f"{API}papers/{quote_part(paper_id(text))}/")
+            return envelope(request, f"/paper/{paper['id']}", rows=[paper], next_cursor=None, count=1)
         filters = {"arxiv_id": by_id} if by_id else {"q": text}
-        found = _list(request, f"{API}papers/", filters, cursor, by_rank=True)
-        return _envelope(request, f"/search?{urlencode({'q': text})}", **found)
+        found = api_list(request, f"{API}papers/", filters, cursor, by_rank=True)
+        return envelope(request, f"/search?{urlencode({'q': text})}", **found)
 
-    return await _run(work)
+    return await run(work)
 
 
 @server.tool(annotations=READ_ONLY)
@@ -253,15 +100,15 @@ async def get_paper(
     pages through the rest."""
 
     def work(request):
-        pid = _paper_id(paper)
-        base = f"{API}papers/{_quote(pid)}/"
-        detail = _api(request, base)
+        pid = paper_id(paper)
+        base = f"{API}papers/{quote_part(pid)}/"
+        detail = api_answer(request, base)
         slug = detail["id"]
-        links = _list(request, f"{API}papers/{_quote(slug)}/repositories/", {}, None)
-        results = _list(request, f"{API}papers/{_quote(slug)}/results/", {}, None)
-        samples = _list(request, f"{API}papers/{_quote(slug)}/samples/", {}, None)
+        links = api_list(request, f"{API}papers/{quote_part(slug)}/repositories/", {}, None)
+        results = api_list(request, f"{API}papers/{quote_part(slug)}/results/", {}, None)
+        samples = api_list(request, f"{API}papers/{quote_part(slug)}/samples/", {}, None)
         corrected_places = [s for s in samples["rows"] if s.get("corrected")]
-        return _envelope(
+        return envelope(
             request,
             f"/paper/{slug}",
             paper=detail,
@@ -278,7 +125,7 @@ async def get_paper(
             },
         )
 
-    return await _run(work)
+    return await run(work)
 
 
 @server.tool(annotations=READ_ONLY)
@@ -307,10 +154,10 @@ async def list_papers(
             "has_code": None if has_code is None else str(has_code).lower(),
             "ran": None if ran is None else str(ran).lower(),
         }
-        found = _list(request, f"{API}papers/", filters, cursor)
-        return _envelope(request, "/papers/", **found)
+        found = api_list(request, f"{API}papers/", filters, cursor)
+        return envelope(request, "/papers/", **found)
 
-    return await _run(work)
+    return await run(work)
 
 
 # --- code -----------------------------------------------------------------------------------------
@@ -324,11 +171,11 @@ async def get_code_entry(
     bodies that ran, places by status."""
 
     def work(request):
-        data = _api(request, f"{API}code-entries/{_quote(entry)}/")
+        data = api_answer(request, f"{API}code-entries/{quote_part(entry)}/")
         more = {"tool": "list_samples", "arguments": {"entry": data["id"]}}
-        return _envelope(request, f"/code/{data['id']}", entry=data, samples=more)
+        return envelope(request, f"/code/{data['id']}", entry=data, samples=more)
 
-    return await _run(work)
+    return await run(work)
 
 
 @server.tool(annotations=READ_ONLY)
@@ -344,10 +191,10 @@ async def get_code_body(
         prefix = body.strip().lower()
         if not re.fullmatch(r"[0-9a-f]{16}", prefix):
             raise ToolError("bad arguments: body: a code body is named by 16 lower-case hex digits")
-        places = _list(request, f"{API}samples/", {"body": prefix}, cursor)
+        places = api_list(request, f"{API}samples/", {"body": prefix}, cursor)
         found = CodeBody.objects.defer("code").filter(sha256_prefix=prefix).first()
         if found is None:
-            raise _Missing(f"no code body {prefix!r}")
+            raise Missing(f"no code body {prefix!r}")
         shown = queries.body_code(found)
         if shown.shown_from:
             place = shown.shown_from
@@ -362,7 +209,7 @@ async def get_code_body(
             }
         else:
             code = None
-        return _envelope(
+        return envelope(
             request,
             f"/body/{prefix}",
             code_sha256_prefix=prefix,
@@ -372,7 +219,7 @@ async def get_code_body(
             places=places,
         )
 
-    return await _run(work)
+    return await run(work)
 
 
 @server.tool(annotations=READ_ONLY)
@@ -398,7 +245,7 @@ async def list_samples(
             )
         filters: dict = {"status": status}
         if entry:
-            path, page = f"{API}code-entries/{_quote(entry)}/samples/", f"/code/{entry}"
+            path, page = f"{API}code-entries/{quote_part(entry)}/samples/", f"/code/{entry}"
         elif repository:
             parts = repository.strip("/").split("/")
             if len(parts) == 2:
@@ -407,16 +254,19 @@ async def list_samples(
                 host, owner, name = parts
             else:
                 raise ToolError("bad arguments: repository: give owner/name or host/owner/name")
-            path, page = f"{API}repositories/{_quote(owner)}/{_quote(name)}/samples/", f"/repo/{owner}/{name}"
+            path, page = (
+                f"{API}repositories/{quote_part(owner)}/{quote_part(name)}/samples/",
+                f"/repo/{owner}/{name}",
+            )
             filters["host"] = host
         elif paper:
-            pid = _paper_id(paper)
-            path, page = f"{API}papers/{_quote(pid)}/samples/", f"/paper/{pid}"
+            pid = paper_id(paper)
+            path, page = f"{API}papers/{quote_part(pid)}/samples/", f"/paper/{pid}"
         else:
             path, page = f"{API}samples/", ""
-        return _envelope(request, page, **_list(request, path, filters, cursor))
+        return envelope(request, page, **api_list(request, path, filters, cursor))
 
-    return await _run(work)
+    return await run(work)
 
 
 # --- leaderboards ---------------------------------------------------------------------------------
@@ -425,11 +275,78 @@ async def list_samples(
 def _cursor_offset(cursor: str | None, key: str) -> int:
     if not cursor:
         return 0
-    params = dict(_decode_cursor(cursor, key))
+    params = dict(decode_cursor(cursor, key))
     try:
         return max(0, int(params.get("offset", "0")))
     except ValueError:
         raise ToolError("bad arguments: cursor: not a cursor this server gave out") from None
+
+
+def _ranked(found, board: str, metric: str | None, min_value: float | None, max_value: float | None):
+    """The board's rows (their metrics only), its ranking metric, the metrics its rows state and
+    the rows in rank order; a tool error where the metric or the bounds ask what the board lacks."""
+    # The page's ranking (queries.ranked) over each row's metrics only, as the API's best_rank
+    # reads them; the full rows are read for the window shown.
+    light = list(
+        found.results.order_by(*queries.board_row_order()).only("id", "paper_id", "metrics", "code_links")
+    )
+    ranking, names, ordered = queries.ranked(found, light, metric or "")
+    if metric and ranking != metric:
+        raise ToolError(
+            f"bad arguments: metric: no result on {board} states {metric!r}; its metrics: " + ", ".join(names)
+        )
+    if (min_value is not None or max_value is not None) and not ranking:
+        raise ToolError("bad arguments: min_value/max_value: this board's results state no metric")
+    return light, ranking, names, ordered
+
+
+def _within(ranked: list, ranking: str, min_value: float | None, max_value: float | None) -> list:
+    """The (rank, row) pairs whose ranking metric's value is within the bounds given (all without)."""
+    if min_value is None and max_value is None:
+        return ranked
+    kept = []
+    for rank, result in ranked:
+        value = metrics.parse((result.metrics or {}).get(ranking))
+        if value is None or (min_value is not None and value < min_value):
+            continue
+        if max_value is not None and value > max_value:
+            continue
+        kept.append((rank, result))
+    return kept
+
+
+def _board_rows(found, window: list, ranking: str, with_code: set) -> list[dict]:
+    """The window's rows in full (read for it alone), each with its rank on the whole board."""
+    full = found.results.select_related("paper").in_bulk([r.pk for _, r in window])
+    rows = []
+    for rank, light_row in window:
+        result = full[light_row.pk]
+        rows.append(
+            {
+                "rank": rank,
+                "model": result.model,
+                "paper": result.paper.slug if result.paper else None,
+                "paper_title": queries.result_source(result),
+                "value": (result.metrics or {}).get(ranking) if ranking else None,
+                "metrics": result.metrics or {},
+                "has_code": result.pk in with_code,
+                "uses_additional_data": result.uses_additional_data,
+            }
+        )
+    return rows
+
+
+def _board_summary(found, ranking: str, names: list, n_results: int) -> dict:
+    direction = metrics.direction(ranking) if ranking else None
+    return {
+        "id": found.slug,
+        "task": found.task.slug,
+        "dataset": found.dataset.name,
+        "metric": ranking,
+        "direction": direction or "unknown",
+        "metrics": names,
+        "n_results": n_results,
+    }
 
 
 @server.tool(annotations=READ_ONLY)
@@ -455,31 +372,9 @@ async def get_leaderboard(
     def work(request):
         found = Leaderboard.objects.select_related("task", "dataset").filter(slug=board).first()
         if found is None:
-            raise _Missing(f"no leaderboard {board!r}")
-        # The page's ranking (queries.ranked) over each row's metrics only, as the API's best_rank
-        # reads them; the full rows are read for the window shown.
-        light = list(
-            found.results.order_by(*queries.board_row_order()).only("id", "paper_id", "metrics", "code_links")
-        )
-        ranking, names, ordered = queries.ranked(found, light, metric or "")
-        if metric and ranking != metric:
-            raise ToolError(
-                f"bad arguments: metric: no result on {board} states {metric!r}; its metrics: "
-                + ", ".join(names)
-            )
-        if (min_value is not None or max_value is not None) and not ranking:
-            raise ToolError("bad arguments: min_value/max_value: this board's results state no metric")
-        ranked = list(enumerate(ordered, start=1))
-        if min_value is not None or max_value is not None:
-            kept = []
-            for rank, result in ranked:
-                value = metrics.parse((result.metrics or {}).get(ranking))
-                if value is None or (min_value is not None and value < min_value):
-                    continue
-                if max_value is not None and value > max_value:
-                    continue
-                kept.append((rank, result))
-            ranked = kept
+            raise Missing(f"no leaderboard {board!r}")
+        light, ranking, names, ordered = _ranked(found, board, metric, min_value, max_value)
+        ranked = _within(list(enumerate(ordered, start=1)), ranking, min_value, max_value)
         # The board page's code rule (boards.row_code: the paper's links, else the table row's own),
         # so "with code only" keeps the rows the page's ?code=1 keeps.
         code = boards.code_of_papers_on(found)
@@ -491,44 +386,19 @@ async def get_leaderboard(
         )
         start = _cursor_offset(cursor, key)
         window = ranked[start : start + MAX_ROWS]
-        full = found.results.select_related("paper").in_bulk([r.pk for _, r in window])
         following = start + MAX_ROWS
-        rows = []
-        for rank, light_row in window:
-            result = full[light_row.pk]
-            rows.append(
-                {
-                    "rank": rank,
-                    "model": result.model,
-                    "paper": result.paper.slug if result.paper else None,
-                    "paper_title": queries.result_source(result),
-                    "value": (result.metrics or {}).get(ranking) if ranking else None,
-                    "metrics": result.metrics or {},
-                    "has_code": result.pk in with_code,
-                    "uses_additional_data": result.uses_additional_data,
-                }
-            )
-        direction = metrics.direction(ranking) if ranking else None
-        return _envelope(
+        return envelope(
             request,
             f"/sota/{found.slug}",
-            leaderboard={
-                "id": found.slug,
-                "task": found.task.slug,
-                "dataset": found.dataset.name,
-                "metric": ranking,
-                "direction": direction or "unknown",
-                "metrics": names,
-                "n_results": len(light),
-            },
+            leaderboard=_board_summary(found, ranking, names, len(light)),
             count=len(ranked),
-            rows=rows,
+            rows=_board_rows(found, window, ranking, with_code),
             next_cursor=(
-                _encode_cursor(key, [("offset", str(following))]) if following < len(ranked) else None
+                encode_cursor(key, [("offset", str(following))]) if following < len(ranked) else None
             ),
         )
 
-    return await _run(work)
+    return await run(work)
 
 
 @server.tool(annotations=READ_ONLY)
@@ -539,11 +409,11 @@ async def get_related_papers(
     then a repository, then a leaderboard; each paper once, by its strongest reason, at most 10."""
 
     def work(request):
-        name = _paper_id(paper)
-        data = _api(request, f"{API}papers/{_quote(name)}/related/")
-        return _envelope(request, f"/paper/{data['paper']}", paper=data["paper"], rows=data["results"])
+        name = paper_id(paper)
+        data = api_answer(request, f"{API}papers/{quote_part(name)}/related/")
+        return envelope(request, f"/paper/{data['paper']}", paper=data["paper"], rows=data["results"])
 
-    return await _run(work)
+    return await run(work)
 
 
 # --- tasks, methods, datasets ---------------------------------------------------------------------
@@ -555,23 +425,25 @@ def _vocabulary_tools(kind: str, api_kind: str, page_kind: str, example: str):
         cursor: Cursor = None,
     ) -> dict[str, Any]:
         def work(request):
-            return _envelope(
-                request, f"/{api_kind}/", **_list(request, f"{API}{api_kind}/", {"q": q}, cursor)
+            return envelope(
+                request, f"/{api_kind}/", **api_list(request, f"{API}{api_kind}/", {"q": q}, cursor)
             )
 
-        return await _run(work)
+        return await run(work)
 
     async def getter(
         id: Annotated[str, Field(description=f"the {kind}'s id ({example})")],
     ) -> dict[str, Any]:
         def work(request):
-            data = _api(request, f"{API}{api_kind}/{_quote(id)}/")
+            data = api_answer(request, f"{API}{api_kind}/{quote_part(id)}/")
             more = {}
             if api_kind in ("tasks", "datasets"):
-                more["leaderboards"] = _list(request, f"{API}{api_kind}/{_quote(id)}/evaluations/", {}, None)
-            return _envelope(request, f"/{page_kind}/{data['id']}", **{kind: data}, **more)
+                more["leaderboards"] = api_list(
+                    request, f"{API}{api_kind}/{quote_part(id)}/evaluations/", {}, None
+                )
+            return envelope(request, f"/{page_kind}/{data['id']}", **{kind: data}, **more)
 
-        return await _run(work)
+        return await run(work)
 
     lister.__doc__ = f"{kind.capitalize()}s, by id, with words of their name (q)."
     getter.__doc__ = f"A {kind}" + (" and its leaderboards." if api_kind != "methods" else ".")
@@ -595,13 +467,13 @@ async def get_catalogue_status(cursor: Cursor = None) -> dict[str, Any]:
     def work(request):
         from catalogue import caching
 
-        summary = _api(request, f"{API}data/")
-        loads = _list(request, f"{API}loads/", {}, cursor)
-        return _envelope(
+        summary = api_answer(request, f"{API}data/")
+        loads = api_list(request, f"{API}loads/", {}, cursor)
+        return envelope(
             request, "/data/", data_version=str(caching.data_version()), data=summary, loads=loads
         )
 
-    return await _run(work)
+    return await run(work)
 
 
 TOOL_NAMES = sorted(tool.name for tool in server._tool_manager.list_tools())

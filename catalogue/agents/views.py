@@ -82,7 +82,8 @@ def well_known_mcp(request):
     """Where the MCP server is and what it offers, for a client that finds the site first."""
     from mcp.types import LATEST_PROTOCOL_VERSION
 
-    from catalogue.agents.tools import INSTRUCTIONS, MAX_ROWS, SCHEMA_VERSION, TOOL_NAMES
+    from catalogue.agents.calls import MAX_ROWS, SCHEMA_VERSION
+    from catalogue.agents.tools import INSTRUCTIONS, TOOL_NAMES
 
     document = {
         "name": "codewithpapers",
@@ -106,7 +107,8 @@ def well_known_mcp(request):
 @require_safe
 def llms_txt(request):
     """/llms.txt (llmstxt.org): the site for language models and the programs that drive them."""
-    from catalogue.agents.tools import MAX_ROWS, TOOL_NAMES
+    from catalogue.agents.calls import MAX_ROWS
+    from catalogue.agents.tools import TOOL_NAMES
 
     site = request.build_absolute_uri("/").rstrip("/")
     tools = "\n".join(f"- `{name}`" for name in TOOL_NAMES)

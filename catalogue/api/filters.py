@@ -17,7 +17,7 @@ from rest_framework.exceptions import ValidationError as DRFValidationError
 
 from catalogue import identities, search
 from catalogue.api import queries
-from catalogue.api.serializers import ZeroStars
+from catalogue.api.serializers.base import ZeroStars
 from catalogue.models import (
     CodeBody,
     CodeEntry,

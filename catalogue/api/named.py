@@ -12,8 +12,14 @@ from django.http import Http404, HttpResponsePermanentRedirect
 from django.urls import reverse
 
 from catalogue import authors
-from catalogue.api import filters, queries, serializers, taxonomy_filters
+from catalogue.api import filters, queries, taxonomy_filters
 from catalogue.api.rows import Rows
+from catalogue.api.serializers.papers import (
+    AuthorSerializer,
+    ConferenceSerializer,
+    PaperSerializer,
+    ProceedingSerializer,
+)
 from catalogue.api.views import DetailView, ListView
 from catalogue.browse import conferences
 from catalogue.models import Author, AuthorName, Paper
@@ -47,7 +53,7 @@ class AuthorList(ListView):
     not a person (one name may be several people, one person several names), and nothing is
     counted per name here: a name's papers are at /authors/{id}/papers/."""
 
-    serializer_class = serializers.AuthorSerializer
+    serializer_class = AuthorSerializer
     queryset = AuthorName.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.AuthorFilter
     cursor_ordering = "name"
@@ -59,7 +65,7 @@ class AuthorList(ListView):
 class AuthorDetail(_AuthorChild, DetailView):
     """An author by id: the exact name (URL-encoded; it may hold slashes)."""
 
-    serializer_class = serializers.AuthorSerializer
+    serializer_class = AuthorSerializer
     queryset = Author.objects.none()  # the model, for the schema
 
     def get_object(self):
@@ -70,7 +76,7 @@ class AuthorPaperList(_AuthorChild, ListView):
     """Papers whose author list gives exactly this name, by id as the API's paper lists are
     (``ordering=-published``: newest first, as the name's page on the site)."""
 
-    serializer_class = serializers.PaperSerializer
+    serializer_class = PaperSerializer
     queryset = Paper.objects.none()  # the model, for the schema
     filterset_class = filters.PaperFilter
     cursor_ordering = "slug"
@@ -109,7 +115,7 @@ class ConferenceList(ListView):
     conference's site, not a conference.
     """
 
-    serializer_class = serializers.ConferenceSerializer
+    serializer_class = ConferenceSerializer
     queryset = Paper.objects.none()  # what conferences are derived from, for the schema
     filterset_class = taxonomy_filters.ConferenceFilter
     cursor_ordering = "id"
@@ -121,7 +127,7 @@ class ConferenceList(ListView):
 class ConferenceDetail(_ConferenceChild, DetailView):
     """A conference (derived from papers' proceedings: see the list)."""
 
-    serializer_class = serializers.ConferenceSerializer
+    serializer_class = ConferenceSerializer
     queryset = Paper.objects.none()  # what conferences are derived from, for the schema
 
     def get_object(self):
@@ -132,7 +138,7 @@ class ConferenceProceedingList(_ConferenceChild, ListView):
     """The conference's proceedings, in id order (derived from papers' proceedings: see
     /conferences/)."""
 
-    serializer_class = serializers.ProceedingSerializer
+    serializer_class = ProceedingSerializer
     queryset = Paper.objects.none()  # what proceedings are derived from, for the schema
     filterset_class = taxonomy_filters.ProceedingFilter
     cursor_ordering = "id"
@@ -142,7 +148,7 @@ class ConferenceProceedingList(_ConferenceChild, ListView):
 
 
 class ConferenceProceedingDetail(_ProceedingChild, DetailView):
-    serializer_class = serializers.ProceedingSerializer
+    serializer_class = ProceedingSerializer
     queryset = Paper.objects.none()  # what proceedings are derived from, for the schema
 
     def get_object(self):
@@ -153,7 +159,7 @@ class ConferenceProceedingPaperList(_ProceedingChild, ListView):
     """Papers that name the proceeding (in any of its spellings), by id as the API's paper lists
     are (``ordering=-published``: newest first)."""
 
-    serializer_class = serializers.PaperSerializer
+    serializer_class = PaperSerializer
     queryset = Paper.objects.none()  # the model, for the schema
     filterset_class = filters.PaperFilter
     cursor_ordering = "slug"

@@ -9,7 +9,8 @@ ETag. Both read ``catalogue.provenance``, as the page does.
 from django.urls import reverse
 
 from catalogue import attribution, provenance, queries
-from catalogue.api import filters, serializers
+from catalogue.api import filters
+from catalogue.api.serializers.data import ApiRootSerializer, DataSummarySerializer, LoadRunSerializer
 from catalogue.api.views import DetailView, ListView
 from catalogue.models import LoadRun
 
@@ -39,7 +40,7 @@ def _licence_block(request) -> dict:
 class ApiRoot(DetailView):
     """What the API serves, under what licence, and the attribution any reuse must keep."""
 
-    serializer_class = serializers.ApiRootSerializer
+    serializer_class = ApiRootSerializer
 
     def get_object(self):
         url = self.request.build_absolute_uri
@@ -56,7 +57,7 @@ class ApiRoot(DetailView):
 class DataSummary(DetailView):
     """When the catalogue was last loaded, the snapshot of each source and what it holds (as /data/)."""
 
-    serializer_class = serializers.DataSummarySerializer
+    serializer_class = DataSummarySerializer
 
     def get_object(self):
         return {
@@ -72,7 +73,7 @@ class LoadRunList(ListView):
     """Every run of load_snapshot, newest first: loads that succeeded, loads that failed (they
     changed nothing) and dry runs (they wrote nothing), with their files' names and checksums."""
 
-    serializer_class = serializers.LoadRunSerializer
+    serializer_class = LoadRunSerializer
     filterset_class = filters.LoadRunFilter
     queryset = LoadRun.objects.none()  # the model, for the schema
     cursor_ordering = "-id"

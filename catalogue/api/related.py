@@ -3,7 +3,6 @@
 its reason; at most ``related.LIMIT``, in one query whatever the paper."""
 
 from rest_framework import serializers
-from rest_framework.response import Response
 
 from catalogue import related
 from catalogue.api.views import DetailView, _PaperChild
@@ -40,7 +39,5 @@ class PaperRelatedList(_PaperChild, DetailView):
 
     serializer_class = RelatedPapersSerializer
 
-    def retrieve(self, request, *args, **kwargs):
-        rows = related.related_papers(self.paper)
-        data = {"paper": self.paper.slug, "results": rows}
-        return Response(self.serializer_class(data, context=self.get_serializer_context()).data)
+    def get_object(self):
+        return {"paper": self.paper.slug, "results": related.related_papers(self.paper)}

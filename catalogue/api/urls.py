@@ -8,6 +8,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.urls import include, path, register_converter
+from django.urls.converters import StringConverter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from catalogue.api import named, provenance, related, views
@@ -15,32 +16,20 @@ from catalogue.api import named, provenance, related, views
 app_name = "api"
 
 
-class PaperIdConverter:
+class PaperIdConverter(StringConverter):
     """A slug or arXiv id; old-style arXiv ids (cs/9301114) carry one slash."""
 
     regex = r"[^/]+(?:/\d{7}(?:v\d+)?)?"
-
-    def to_python(self, value):
-        return value
-
-    def to_url(self, value):
-        return value
 
 
 register_converter(PaperIdConverter, "paper_id")
 
 
-class NameConverter:
+class NameConverter(StringConverter):
     """An exact name as the data gives it (an author): any characters, slashes and line breaks
     included. So ``authors/<name>/papers/`` reads a name ending in "/papers" as that one's list."""
 
     regex = r"[\s\S]+"
-
-    def to_python(self, value):
-        return value
-
-    def to_url(self, value):
-        return value
 
 
 register_converter(NameConverter, "name")

@@ -15,8 +15,24 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from catalogue import figures
-from catalogue.api import filters, ids, queries, serializers, taxonomy_filters
+from catalogue.api import filters, ids, queries, taxonomy_filters
 from catalogue.api.conditional import CachedResponseMixin, ConditionalGetMixin
+from catalogue.api.serializers.boards import EvaluationSerializer, MetricSerializer, ResultSerializer
+from catalogue.api.serializers.code import CodeEntrySerializer, SampleSerializer
+from catalogue.api.serializers.papers import (
+    PaperCodeLinkSerializer,
+    PaperDetailSerializer,
+    PaperRepoSerializer,
+    PaperSerializer,
+    RepositorySerializer,
+)
+from catalogue.api.serializers.taxonomy import (
+    AreaSerializer,
+    DatasetSerializer,
+    MethodSerializer,
+    PaperDatasetSerializer,
+    TaskSerializer,
+)
 from catalogue.models import CodeLink, Dataset, Leaderboard, Method, Paper, Repo, Result, Sample, Task
 
 
@@ -81,7 +97,28 @@ class ListView(_Api, CachedResponseMixin, generics.ListAPIView):
 
 
 class DetailView(_Api, CachedResponseMixin, ConditionalGetMixin, generics.RetrieveAPIView):
-    pass
+    def detail_context(self, obj) -> dict:
+        """Context computed for the one object (its figures, its names), beside the request."""
+        return {}
+
+    def retrieve(self, request, *args, **kwargs):
+        obj = self.get_object()
+        context = {**self.get_serializer_context(), **self.detail_context(obj)}
+        return Response(self.get_serializer(obj, context=context).data)
+
+
+class _RowList(ListView):
+    # A list read as Python rows (``rows``), not a queryset: paged as it is, with no FilterSet.
+    # (A comment, not a docstring: the OpenAPI schema would take it as its subclasses' description.)
+
+    filterset_class = None
+
+    def rows(self) -> list:
+        raise NotImplementedError
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.rows())
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
 class _PlaceList(ListView):
@@ -89,7 +126,7 @@ class _PlaceList(ListView):
     # page (``queries.place_rows``), which ``SampleSerializer`` shapes: no model instance per place.
     # (A comment, not a docstring: the OpenAPI schema would take it as its subclasses' description.)
 
-    serializer_class = serializers.SampleSerializer
+    serializer_class = SampleSerializer
     queryset = Sample.objects.none()  # the model, for the schema
     filterset_class = filters.SampleFilter
     cursor_ordering = "id"
@@ -157,7 +194,7 @@ class _AuthorNamesOfThePage:
 class SearchView(_AuthorNamesOfThePage, ListView):
     """Full-text search over papers (the site's search), each with its best repository."""
 
-    serializer_class = serializers.PaperRepoSerializer
+    serializer_class = PaperRepoSerializer
     filterset_class = filters.PaperFilter
     cursor_ordering = "slug"
 
@@ -166,7 +203,7 @@ class SearchView(_AuthorNamesOfThePage, ListView):
 
 
 class PaperList(_AuthorNamesOfThePage, ListView):
-    serializer_class = serializers.PaperSerializer
+    serializer_class = PaperSerializer
     filterset_class = filters.PaperFilter
     cursor_ordering = "slug"
 
@@ -177,28 +214,25 @@ class PaperList(_AuthorNamesOfThePage, ListView):
 class PaperDetail(DetailView):
     """A paper by its id (slug), any old slug, or its arXiv id; with the figures of its places."""
 
-    serializer_class = serializers.PaperDetailSerializer
+    serializer_class = PaperDetailSerializer
 
     def get_object(self):
         # One query for the paper, its names, its old slugs and its places: a row, no model
         # instance (four queries built by the ORM were most of the request).
         return queries.paper_detail(self.kwargs["paper_id"])
 
-    def retrieve(self, request, *args, **kwargs):
-        paper = self.get_object()
-        context = {
-            **self.get_serializer_context(),
+    def detail_context(self, paper) -> dict:
+        return {
             "paper_figures": figures.paper_figures_of(paper.places),
             "author_names": {paper.pk: paper.authors},
             "aliases": paper.aliases,
         }
-        return Response(self.serializer_class(paper, context=context).data)
 
 
 class PaperRepositoryList(_PaperChild, ListView):
     """The paper's code links (the archive's), official first."""
 
-    serializer_class = serializers.PaperCodeLinkSerializer
+    serializer_class = PaperCodeLinkSerializer
     queryset = CodeLink.objects.none()  # the model, for the schema
     filterset_class = None
 
@@ -207,7 +241,7 @@ class PaperRepositoryList(_PaperChild, ListView):
 
 
 class PaperTaskList(_PaperChild, ListView):
-    serializer_class = serializers.TaskSerializer
+    serializer_class = TaskSerializer
     queryset = Task.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.TaskFilter
     cursor_ordering = "slug"
@@ -217,7 +251,7 @@ class PaperTaskList(_PaperChild, ListView):
 
 
 class PaperMethodList(_PaperChild, ListView):
-    serializer_class = serializers.MethodSerializer
+    serializer_class = MethodSerializer
     queryset = Method.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.MethodFilter
     cursor_ordering = "slug"
@@ -237,7 +271,7 @@ class _BestRanksOfThePage:
 class PaperResultList(_BestRanksOfThePage, _PaperChild, ListView):
     """The paper's leaderboard rows."""
 
-    serializer_class = serializers.ResultSerializer
+    serializer_class = ResultSerializer
     queryset = Result.objects.none()  # the model, for the schema
     filterset_class = None
 
@@ -249,7 +283,7 @@ class PaperDatasetList(_PaperChild, ListView):
     """The datasets the paper introduced (as the dataset's own record or the paper's document says)
     and the datasets of the leaderboards it has results on; ``introduced`` and ``evaluated`` say which."""
 
-    serializer_class = serializers.PaperDatasetSerializer
+    serializer_class = PaperDatasetSerializer
     queryset = Dataset.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.DatasetListFilter
     cursor_ordering = "slug"
@@ -270,7 +304,7 @@ class PaperSampleList(_PaperChild, _PlaceList):
 
 
 class RepositoryList(ListView):
-    serializer_class = serializers.RepositorySerializer
+    serializer_class = RepositorySerializer
     filterset_class = filters.RepositoryFilter
     cursor_ordering = "key"
 
@@ -289,7 +323,7 @@ class RepositoryOwnerList(RepositoryList):
 
 
 class RepositoryDetail(_RepositoryChild, DetailView):
-    serializer_class = serializers.RepositorySerializer
+    serializer_class = RepositorySerializer
 
     def get_object(self):
         return self.repo
@@ -298,7 +332,7 @@ class RepositoryDetail(_RepositoryChild, DetailView):
 class RepositoryPaperList(_RepositoryChild, ListView):
     """Papers that link the repository, or have places in it."""
 
-    serializer_class = serializers.PaperSerializer
+    serializer_class = PaperSerializer
     queryset = Paper.objects.none()  # the model, for the schema
     filterset_class = filters.PaperFilter
     cursor_ordering = "slug"
@@ -313,7 +347,7 @@ class RepositorySampleList(_RepositoryChild, _PlaceList):
 
 
 class TaskList(ListView):
-    serializer_class = serializers.TaskSerializer
+    serializer_class = TaskSerializer
     filterset_class = taxonomy_filters.TaskFilter
     cursor_ordering = "slug"
 
@@ -322,14 +356,14 @@ class TaskList(ListView):
 
 
 class TaskDetail(_TaskChild, DetailView):
-    serializer_class = serializers.TaskSerializer
+    serializer_class = TaskSerializer
 
     def get_object(self):
         return self.task
 
 
 class TaskPaperList(_TaskChild, ListView):
-    serializer_class = serializers.PaperSerializer
+    serializer_class = PaperSerializer
     queryset = Paper.objects.none()  # the model, for the schema
     filterset_class = filters.PaperFilter
     cursor_ordering = "slug"
@@ -339,7 +373,7 @@ class TaskPaperList(_TaskChild, ListView):
 
 
 class TaskEvaluationList(_TaskChild, ListView):
-    serializer_class = serializers.EvaluationSerializer
+    serializer_class = EvaluationSerializer
     queryset = Leaderboard.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.EvaluationFilter
     cursor_ordering = "slug"
@@ -348,25 +382,21 @@ class TaskEvaluationList(_TaskChild, ListView):
         return queries.leaderboards().filter(task=self.task)
 
 
-class TaskParentList(_TaskChild, ListView):
+class TaskParentList(_TaskChild, _RowList):
     """The task's parent, that one's parent… up to the root: nearest first (a cycle in the data
     lists each of its tasks once)."""
 
-    serializer_class = serializers.TaskSerializer
-    filterset_class = None
+    serializer_class = TaskSerializer
+    queryset = Task.objects.none()  # the model, for the schema
 
-    def get_queryset(self):
-        return Task.objects.none()  # for the schema; list() walks the chain
-
-    def list(self, request, *args, **kwargs):
-        page = self.paginate_queryset(queries.task_parents(self.task))
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+    def rows(self):
+        return queries.task_parents(self.task)
 
 
 class TaskChildList(_TaskChild, ListView):
     """The task's direct subtasks."""
 
-    serializer_class = serializers.TaskSerializer
+    serializer_class = TaskSerializer
     queryset = Task.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.TaskFilter
     cursor_ordering = "slug"
@@ -378,7 +408,7 @@ class TaskChildList(_TaskChild, ListView):
 class AreaList(ListView):
     """Research areas (Computer Vision, Natural Language Processing…)."""
 
-    serializer_class = serializers.AreaSerializer
+    serializer_class = AreaSerializer
     filterset_class = taxonomy_filters.AreaFilter
     cursor_ordering = "slug"
 
@@ -387,7 +417,7 @@ class AreaList(ListView):
 
 
 class AreaDetail(_AreaChild, DetailView):
-    serializer_class = serializers.AreaSerializer
+    serializer_class = AreaSerializer
 
     def get_object(self):
         return self.area
@@ -396,7 +426,7 @@ class AreaDetail(_AreaChild, DetailView):
 class AreaTaskList(_AreaChild, ListView):
     """The tasks the data places in the area (a subtask placed in none is not listed)."""
 
-    serializer_class = serializers.TaskSerializer
+    serializer_class = TaskSerializer
     queryset = Task.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.TaskFilter
     cursor_ordering = "slug"
@@ -406,7 +436,7 @@ class AreaTaskList(_AreaChild, ListView):
 
 
 class DatasetList(ListView):
-    serializer_class = serializers.DatasetSerializer
+    serializer_class = DatasetSerializer
     filterset_class = taxonomy_filters.DatasetListFilter
     cursor_ordering = "slug"
 
@@ -419,7 +449,7 @@ class DatasetList(ListView):
 
 
 class DatasetDetail(DetailView):
-    serializer_class = serializers.DatasetSerializer
+    serializer_class = DatasetSerializer
 
     def get_object(self):
         dataset = _get(queries.datasets(), slug=self.kwargs["dataset_id"])
@@ -430,7 +460,7 @@ class DatasetEvaluationList(ListView):
     """The leaderboards on the dataset (one per task it is evaluated on), as
     ``/tasks/<id>/evaluations/`` lists a task's: Papers-with-Code's ``datasets/<id>/evaluations/``."""
 
-    serializer_class = serializers.EvaluationSerializer
+    serializer_class = EvaluationSerializer
     queryset = Leaderboard.objects.none()  # the model, for the schema
     filterset_class = taxonomy_filters.EvaluationFilter
     cursor_ordering = "slug"
@@ -444,7 +474,7 @@ class DatasetEvaluationList(ListView):
 
 
 class MethodList(ListView):
-    serializer_class = serializers.MethodSerializer
+    serializer_class = MethodSerializer
     filterset_class = taxonomy_filters.MethodFilter
     cursor_ordering = "slug"
 
@@ -453,7 +483,7 @@ class MethodList(ListView):
 
 
 class MethodDetail(DetailView):
-    serializer_class = serializers.MethodSerializer
+    serializer_class = MethodSerializer
 
     def get_object(self):
         return _get(queries.methods(), slug=self.kwargs["method_id"])
@@ -462,7 +492,7 @@ class MethodDetail(DetailView):
 class EvaluationList(ListView):
     """Leaderboards: one per task × dataset."""
 
-    serializer_class = serializers.EvaluationSerializer
+    serializer_class = EvaluationSerializer
     filterset_class = taxonomy_filters.EvaluationFilter
     cursor_ordering = "slug"
 
@@ -471,29 +501,24 @@ class EvaluationList(ListView):
 
 
 class EvaluationDetail(_EvaluationChild, DetailView):
-    serializer_class = serializers.EvaluationSerializer
+    serializer_class = EvaluationSerializer
 
     def get_object(self):
         return self.board
 
 
-class EvaluationMetricList(_EvaluationChild, ListView):
+class EvaluationMetricList(_EvaluationChild, _RowList):
     """The metrics a leaderboard's rows state, each with the way it is better where its name tells."""
 
-    serializer_class = serializers.MetricSerializer
-    filterset_class = None
+    serializer_class = MetricSerializer
+    queryset = Leaderboard.objects.none()  # the model, for the schema
 
-    def get_queryset(self):
-        return Leaderboard.objects.none()  # for the schema; list() reads the names
-
-    def list(self, request, *args, **kwargs):
-        metrics = [{"id": i, "name": n} for i, n in ids.metric_ids(queries.leaderboard_metrics(self.board))]
-        page = self.paginate_queryset(metrics)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+    def rows(self):
+        return [{"id": i, "name": n} for i, n in ids.metric_ids(queries.leaderboard_metrics(self.board))]
 
 
 class EvaluationMetricDetail(_EvaluationChild, DetailView):
-    serializer_class = serializers.MetricSerializer
+    serializer_class = MetricSerializer
 
     def get_object(self):
         for mid, name in ids.metric_ids(queries.leaderboard_metrics(self.board)):
@@ -503,7 +528,7 @@ class EvaluationMetricDetail(_EvaluationChild, DetailView):
 
 
 class EvaluationResultList(_BestRanksOfThePage, _EvaluationChild, ListView):
-    serializer_class = serializers.ResultSerializer
+    serializer_class = ResultSerializer
     queryset = Result.objects.none()  # the model, for the schema
     filterset_class = None
 
@@ -512,7 +537,7 @@ class EvaluationResultList(_BestRanksOfThePage, _EvaluationChild, ListView):
 
 
 class EvaluationResultDetail(_EvaluationChild, DetailView):
-    serializer_class = serializers.ResultSerializer
+    serializer_class = ResultSerializer
 
     def get_object(self):
         # A leaderboard holds at most a few hundred rows: find the id among them.
@@ -521,10 +546,8 @@ class EvaluationResultDetail(_EvaluationChild, DetailView):
                 return result
         raise Http404(f"No result {self.kwargs['result_id']!r} on {self.board.slug}")
 
-    def retrieve(self, request, *args, **kwargs):
-        result = self.get_object()
-        context = {**self.get_serializer_context(), "best": queries.best_ranks([result])}
-        return Response(self.serializer_class(result, context=context).data)
+    def detail_context(self, result) -> dict:
+        return {"best": queries.best_ranks([result])}
 
 
 # --- the catalogue's own --------------------------------------------------------------------
@@ -533,7 +556,7 @@ class EvaluationResultDetail(_EvaluationChild, DetailView):
 class CodeEntryList(ListView):
     """Routine names grouped across papers, with the figures of docs/SNAPSHOT-FORMAT.md."""
 
-    serializer_class = serializers.CodeEntrySerializer
+    serializer_class = CodeEntrySerializer
     filterset_class = filters.CodeEntryFilter
     cursor_ordering = "name"
 
@@ -545,15 +568,13 @@ class CodeEntryList(ListView):
 
 
 class CodeEntryDetail(DetailView):
-    serializer_class = serializers.CodeEntrySerializer
+    serializer_class = CodeEntrySerializer
 
     def get_object(self):
         return _get(queries.code_entries(), slug=self.kwargs["entry_id"])
 
-    def retrieve(self, request, *args, **kwargs):
-        entry = self.get_object()
-        context = {**self.get_serializer_context(), "figures": {entry.pk: figures.code_entry_figures(entry)}}
-        return Response(self.serializer_class(entry, context=context).data)
+    def detail_context(self, entry) -> dict:
+        return {"figures": {entry.pk: figures.code_entry_figures(entry)}}
 
 
 class CodeEntrySampleList(_PlaceList):
