@@ -39,14 +39,14 @@ from catalogue.loader.fields import (
     paper_naming,
     text_list,
 )
-from catalogue.loader.validate import (
-    add_dataset_name,
+from catalogue.loader.row_builders import (
     add_repo,
     add_repo_link,
     add_result,
     arxiv_in_links,
     mention_paper,
 )
+from catalogue.loader.validate import add_dataset_name
 from catalogue.models import TitleSource
 
 # Records per batch of rows sent to staging ...

@@ -5,14 +5,14 @@ table, plus warnings), or raises :class:`SnapshotError` naming the file, the JSO
 field and what was expected when its own identity cannot be established. A bad field is left
 out and a bad row skipped, each with a warning (``fields``). The rows are the document
 schema's (``schema.TABLES``), and so is how each plain field is read and checked. The
-archive's dump files become the same rows in ``archive``.
+archive's dump files become the same rows in ``archive_rows``; the rows both give (a repository,
+a place, a code link, a result, a paper a row names) are built in ``row_builders``.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
 from catalogue import figures, identities
 from catalogue.identities import clean_name
@@ -25,16 +25,21 @@ from catalogue.loader.fields import (
     _NotAnObject,
     as_json,
     author_names,
-    bad_char,
     clean_text,
     dates,
     make_stamp,
     memo_entry_slug,
     memo_name_slug,
-    memo_parse_repo,
-    metrics_json,
     paper_key,
     paper_naming,
+)
+from catalogue.loader.row_builders import (
+    add_repo_link,
+    add_result,
+    add_sample,
+    arxiv_in_links,
+    read_place,
+    stated_arxiv,
 )
 from catalogue.loader.warnings import LoadWarning
 from catalogue.models import Correction, DocumentKind, Status, TitleSource
@@ -117,7 +122,7 @@ def _parse_corrections(doc: Fields, raw: RawDocument, url: str) -> Parsed:
 
 def _correction(out: Parsed, c: Fields, rec: int) -> None:
     field = c.choice("field", Correction.Field, required=True)
-    arxiv_id = _arxiv(c)
+    arxiv_id = stated_arxiv(c)
     paper_path = c.str("paper", required=True)
     slug = identities.slug_from_path(paper_path, "/paper/")
     if slug is None:
@@ -160,192 +165,6 @@ def _correction(out: Parsed, c: Fields, rec: int) -> None:
         doc_url=out.url,
         rec=rec,
     )
-
-
-def arxiv_in_links(fields: Fields, keys=("url_abs", "url_pdf")) -> str | None:
-    """The arXiv id a paper's own links give where it states none (``url_abs`` on arxiv.org, any
-    version): the same paper a row naming that address is."""
-    for key in keys:
-        value = fields.value.get(key)
-        if (
-            isinstance(value, str)
-            and "arxiv.org/" in value.lower()
-            and (found := identities.arxiv_id_in(value))
-        ):
-            return found
-    return None
-
-
-def _arxiv(fields: Fields, key="arxiv_id") -> str | None:
-    """A stated arXiv id, normalised; one that is no arXiv id is left out, warning."""
-    value = fields.str(key)
-    if value is None or value.strip() == "":
-        return None
-    normalized = identities.arxiv_id_in(value)
-    if normalized is None:
-        fields.leave_out(key, f"{value[:80]!r} is not an arXiv id (such as 1811.06965 or cs/9301114)")
-    return normalized
-
-
-@dataclass(frozen=True)
-class Place:
-    """One place as a document lists it: its body, its repository and what both views state."""
-
-    sha: str
-    repo_ref: identities.RepoRef | None
-    stated: dict  # the schema's SAMPLE columns of the STAMP group, read and checked
-    code: dict  # the schema's BODY columns of the CODE_TEXT group, where the place gives a text
-
-    def figures_row(self, pkey: str, repo_kind: str | None = None) -> dict:
-        """The place as ``figures.compute`` reads it."""
-        return {
-            "body": self.sha,
-            "paper": pkey,
-            "repo": self.repo_ref.key if self.repo_ref else None,
-            "repo_kind": repo_kind,
-            **self.stated,
-        }
-
-
-def _place(s: Fields) -> Place:
-    repo = s.str("repo")
-    repo_ref = None
-    if repo:
-        repo_ref = memo_parse_repo(repo)
-        if repo_ref is None:
-            s.leave_out("repo", f"expected owner/name or a repository URL, got {repo[:80]!r}")
-    sha = s.str("code_sha256_prefix", required=True)
-    if not _SHA16.match(sha):
-        s.fail("code_sha256_prefix", f"expected 16 lower-case hex digits, got {sha[:40]!r}")
-    stated = schema.SAMPLE.read(s, schema.STAMP)
-    return Place(sha=sha, repo_ref=repo_ref, stated=stated, code=_code_text(s, stated["inline_ok"]))
-
-
-def _code_text(s: Fields, inline_ok: bool) -> dict:
-    """The body's text and language, where the place gives one: only a place whose licence lets
-    its code be shown (``inline_ok``) may; from any other the text is left out, warning."""
-    if s.value.get("code") is None:
-        return {}
-    if not inline_ok:
-        s.leave_out("code", "a pointer-only place (inline_ok false) may not give its code's text")
-        return {}
-    raw = s.value.get("code")
-    if isinstance(raw, str) and (found := bad_char(raw)):
-        # Not replaced as in other text: the body's checksum names the text as given.
-        s.leave_out("code", f"holds {found}")
-        return {}
-    code = schema.BODY.read(s, schema.CODE_TEXT)
-    # A bad text was left out (warned of); a blank one gives nothing to show.
-    return code if code["code"] and code["code"].strip() else {}
-
-
-def add_repo(out: Parsed, ref: identities.RepoRef, stamp: str, reach: Fields | None = None):
-    out.add(
-        "repo",
-        key=ref.key,
-        host=ref.host,
-        owner=ref.owner,
-        name=ref.name,
-        # A repository named only by a sample says nothing of its reach (NULL): rank it
-        # below one whose reach a document states.
-        **(schema.TABLES["repo"].read(reach, schema.STAMP) if reach else {}),
-        stamp=("1|" if reach else "0|") + stamp,
-    )
-
-
-def _add_sample(out: Parsed, pkey, entry_name, place: Place, stamp, view, paper_view: dict | None = None):
-    ref = place.repo_ref
-    if ref:
-        add_repo(out, ref, stamp)
-    code = {**place.code, "stamp": stamp} if place.code else {}
-    out.add("body", sha=place.sha, doc_url=out.url, **code)
-    out.add(
-        "sample",
-        pkey=pkey,
-        sha=place.sha,
-        entry_name=entry_name,
-        repo_key=ref.key if ref else None,
-        view=view,
-        stamp=stamp,
-        doc_url=out.url,
-        **place.stated,
-        **(paper_view or {}),
-    )
-
-
-def add_repo_link(out: Parsed, fields: Fields, key: str, table: schema.Table, pkey, stamp, rec=0):
-    """A paper's link to a repository (a code link, a harvested repository), and the repository.
-
-    A link that names no repository (empty, a homepage) fails: its row is skipped.
-    """
-    repo_url = fields.url(key, required=True)
-    if not repo_url.strip():
-        fields.fail(key, "is empty: it names no repository")
-    ref = memo_parse_repo(repo_url)
-    if ref is None:
-        fields.fail(key, f"expected a repository URL (host/owner/name), got {repo_url[:80]!r}")
-    add_repo(out, ref, stamp, fields.obj("reach"))
-    # A code link keeps the URL as the archive gives it (sub-path and all).
-    as_given = {"repo_url": repo_url, "rec": rec} if "repo_url" in table.names else {}
-    out.add(
-        table.name,
-        pkey=pkey,
-        repo_key=ref.key,
-        sub_path=ref.sub_path,
-        **as_given,
-        **table.read(fields, schema.STAMP),
-        stamp=stamp,
-        doc_url=out.url,
-    )
-
-
-def add_result(out: Parsed, r: Fields, pkey: str | None, stamp: str, **given) -> None:
-    """One leaderboard row: its board and what the source gives (``given``: task_slug, dataset,
-    model, rec…; ranks where the source counts them), and the row's own fields read from ``r``."""
-    metrics = metrics_json(r.obj("metrics"))
-    values = {**schema.RESULT.read(r, schema.STAMP), **given}
-    values["row_key"] = identities.result_row_key(
-        values["model"],
-        json.loads(metrics),
-        "" if pkey else (values.get("paper_title") or ""),
-        "" if pkey else (values.get("paper_url") or ""),
-    )
-    out.add("result", pkey=pkey, metrics=metrics, **values, stamp=stamp, doc_url=out.url)
-
-
-def mention_paper(
-    out: Parsed,
-    ref: identities.PaperRef,
-    stamp: str,
-    title=None,
-    date=None,
-    rec=0,
-    url_named: str | None = None,
-) -> str:
-    """A paper only named by a row of another kind (``ref``: who it is, as the row names it): its
-    identity, its title below all others, and the address the row gives for it (``url_named``)."""
-    title = title if title and title.strip() else None
-    slug = ref.slug or (
-        identities.arxiv_slug(ref.arxiv_id) if ref.arxiv_id else identities.landing_slug(title, ref.landing)
-    )
-    pkey = paper_key(ref.arxiv_id, slug, ref.landing)
-    out.add(
-        "paper",
-        pkey=pkey,
-        arxiv_id=ref.arxiv_id,
-        slug=slug,
-        view=schema.MENTION_VIEW,
-        stamp=MENTION_RANK + stamp,
-        **paper_naming(title, slug, ref.landing),
-        title_source=TitleSource.ARCHIVE if title else None,
-        date=date,
-        month=(date.isoformat()[:7] if date else identities.month_from_arxiv_id(ref.arxiv_id)) or "",
-        url_named=url_named,
-        landing=ref.landing,
-        doc_url=out.url,
-        rec=rec,
-    )
-    return pkey
 
 
 # --- code-entry documents -------------------------------------------------------------
@@ -401,7 +220,7 @@ def _code_entry_batches(doc: Fields, raw: RawDocument, url: str, slug: str, samp
 
 
 def _code_entry_place(out: Parsed, s: Fields, entry: str, stamp: str) -> dict:
-    arxiv_id = _arxiv(s)
+    arxiv_id = stated_arxiv(s)
     paper_path = s.str("paper")
     paper_slug = identities.slug_from_path(paper_path, "/paper/") if paper_path else None
     if paper_path and paper_slug is None:
@@ -424,8 +243,8 @@ def _code_entry_place(out: Parsed, s: Fields, entry: str, stamp: str) -> dict:
         doc_url=out.url,
         rec=0,
     )
-    place = _place(s)
-    _add_sample(out, pkey, entry, place, stamp, schema.CODE_VIEW)
+    place = read_place(s)
+    add_sample(out, pkey, entry, place, stamp, schema.CODE_VIEW)
     return place.figures_row(pkey)
 
 
@@ -462,7 +281,7 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     stamp = make_stamp(read_at, raw.sha256)
     out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp, warnings=doc.warnings, file=raw.name)
     _document_row(out, doc, raw, read_at, stamp)
-    arxiv_id = _arxiv(doc) or arxiv_in_links(doc)
+    arxiv_id = stated_arxiv(doc) or arxiv_in_links(doc)
     pkey = paper_key(arxiv_id, slug)
     title = doc.str("title")
     links = None
@@ -655,9 +474,9 @@ def _parse_syntology(syn: Fields, out: Parsed, pkey, stamp):
     for s in syn.objects("samples"):
         with out.row("sample", s.path):
             entry = s.str("entry", required=True, max_length=schema.max_chars("entry", "name"), blank=False)
-            place = _place(s)
+            place = read_place(s)
             paper_view = schema.SAMPLE.read(s, schema.PAPER_VIEW)
-            _add_sample(out, pkey, entry, place, stamp, schema.PAPER_DOCUMENT_VIEW, paper_view)
+            add_sample(out, pkey, entry, place, stamp, schema.PAPER_DOCUMENT_VIEW, paper_view)
             out.add(
                 "entry",
                 name=entry,
