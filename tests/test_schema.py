@@ -9,7 +9,7 @@ from django.core.management.base import SystemCheckError
 from django.db import connection
 
 from catalogue.checks import schema_matches_models
-from catalogue.loader import schema, staging
+from catalogue.loader import columns, schema, staging
 from catalogue.loader.documents import RawDocument
 from catalogue.loader.validate import parse
 from tests.conftest import PAPER_SEED, SEEDS
@@ -31,8 +31,8 @@ def test_every_merged_column_names_a_real_model_field():
 
 
 def test_a_column_merged_into_a_missing_field_fails_the_start_up_check(monkeypatch):
-    broken = schema.Table(
-        "result", [*schema.RESULT.columns, schema.Column("score", "t", group="stamp")], "Result"
+    broken = columns.Table(
+        "result", [*schema.RESULT.columns, columns.Column("score", "t", group="stamp")], "Result"
     )
     monkeypatch.setitem(schema.TABLES, "result", broken)
     errors = schema_matches_models()
@@ -43,8 +43,8 @@ def test_a_column_merged_into_a_missing_field_fails_the_start_up_check(monkeypat
 
 
 def test_a_stamp_group_that_is_not_a_field_of_the_model_fails_the_check(monkeypatch):
-    broken = schema.Table(
-        "repo", [schema.Column("key", "t"), schema.Column("host", "t", group="hosted_at")], "Repo"
+    broken = columns.Table(
+        "repo", [columns.Column("key", "t"), columns.Column("host", "t", group="hosted_at")], "Repo"
     )
     monkeypatch.setitem(schema.TABLES, "repo", broken)
     assert [e.id for e in schema_matches_models()] == ["catalogue.E003"]

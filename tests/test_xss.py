@@ -224,7 +224,7 @@ def test_the_admin_shows_hostile_text_as_text(curator_client):
 
 @pytest.mark.slow
 def test_hostile_text_as_long_as_a_field_may_be_is_shown_as_text(client, tmp_path):
-    # The loader keeps an abstract up to the cap on one free text (schema.MAX_TEXT_CHARS; a
+    # The loader keeps an abstract up to the cap on one free text (columns.MAX_TEXT_CHARS; a
     # longer one is left out, warning: tests/test_loader_hostile.py). Search indexes its first
     # 20,000 characters (catalogue.search.INDEXED_BODY_CHARS); what is promised here is that it
     # stays text. (Until issue 15 there was no cap, and this was a 10 MB abstract.)

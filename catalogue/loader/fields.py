@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NoReturn, cast, overload
 
 from catalogue import identities
-from catalogue.loader import schema
+from catalogue.loader import columns, schema
 from catalogue.loader.documents import SnapshotError
 from catalogue.loader.warnings import LoadWarning
 
@@ -193,7 +193,7 @@ class Fields:
     @overload
     def str(self, key, required: bool = False, max_length=None, blank=True) -> builtins.str | None: ...
     def str(self, key, required: bool = False, max_length=None, blank=True) -> builtins.str | None:
-        """A text; ``max_length`` defaults to the cap on free text (``schema.MAX_TEXT_CHARS``)."""
+        """A text; ``max_length`` defaults to the cap on free text (``columns.MAX_TEXT_CHARS``)."""
         # The common case, a fitting text (or nothing) with nothing to replace, answered here:
         # the most called reader of a load. Anything else takes the full path, as ever.
         value = self.value.get(key)
@@ -202,7 +202,7 @@ class Fields:
                 return None
         elif (
             value.__class__ is str
-            and len(value) <= (max_length or schema.MAX_TEXT_CHARS)
+            and len(value) <= (max_length or columns.MAX_TEXT_CHARS)
             and (blank or value.strip())
             and not (self.check_chars and _BAD_CHARS.search(value))
         ):
@@ -215,7 +215,7 @@ class Fields:
             return None
         if not isinstance(value, str):
             self.fail(key, f"expected a string, got {_type(value)}")
-        max_length = max_length or schema.MAX_TEXT_CHARS
+        max_length = max_length or columns.MAX_TEXT_CHARS
         if len(value) > max_length:
             self.fail(key, f"longer than {max_length} characters ({len(value)})")
         if self.check_chars:
@@ -332,7 +332,7 @@ class Fields:
                 text = as_json(value)
             except ValueError as exc:
                 self.fail(key, str(exc))
-            limit = max_length or schema.MAX_TEXT_CHARS
+            limit = max_length or columns.MAX_TEXT_CHARS
             if len(text) > limit:
                 self.fail(key, f"longer than {limit} characters as JSON ({len(text)})")
             return text
@@ -523,8 +523,8 @@ def text_list(fields: Fields, key: str) -> list[str]:
         try:
             if not isinstance(item, str):
                 fields.fail(f"{key}[{i}]", f"expected a string, got {_type(item)}")
-            if len(item) > schema.MAX_TEXT_CHARS:
-                fields.fail(f"{key}[{i}]", f"longer than {schema.MAX_TEXT_CHARS} characters ({len(item)})")
+            if len(item) > columns.MAX_TEXT_CHARS:
+                fields.fail(f"{key}[{i}]", f"longer than {columns.MAX_TEXT_CHARS} characters ({len(item)})")
             out.append(clean_text(fields, f"{key}[{i}]", item))
         except SnapshotError as exc:
             if fields.warnings is None:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from catalogue import identities
-from catalogue.loader import schema
+from catalogue.loader import columns, schema
 from catalogue.loader.fields import (
     MENTION_RANK,
     Fields,
@@ -139,7 +139,7 @@ def add_sample(out: Parsed, pkey, entry_name, place: Place, stamp, view, paper_v
     )
 
 
-def add_repo_link(out: Parsed, fields: Fields, key: str, table: schema.Table, pkey, stamp, rec=0):
+def add_repo_link(out: Parsed, fields: Fields, key: str, table: columns.Table, pkey, stamp, rec=0):
     """A paper's link to a repository (a code link, a harvested repository), and the repository.
 
     A link that names no repository (empty, a homepage) fails: its row is skipped.

@@ -11,8 +11,9 @@ import datetime as dt
 
 from django.db import DatabaseError, connection
 
+from catalogue.loader.columns import DATE, TIMESTAMP
 from catalogue.loader.merge.sql import analyze_scratch
-from catalogue.loader.schema import DATE, TABLES, TIMESTAMP
+from catalogue.loader.schema import TABLES
 from catalogue.models.vocabulary import LoadFileStatus
 
 _PG_TYPES = {"t": "text", "i": "bigint", "b": "boolean", "d": "date", "ts": "timestamptz", "j": "jsonb"}
@@ -39,7 +40,7 @@ _CONVERSIONS = {
 
 
 def as_tuples(rows: dict[str, list[tuple]], vendor: str) -> dict[str, list[tuple]]:
-    """A document's rows (``schema.Table.row`` tuples) as the staging tables take them.
+    """A document's rows (``columns.Table.row`` tuples) as the staging tables take them.
 
     Runs in the reading workers, so that only compact tuples cross the process boundary.
     """

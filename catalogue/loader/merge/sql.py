@@ -18,7 +18,7 @@ from django.apps import apps
 from django.db import connection
 from django.db.models import NOT_PROVIDED
 
-from catalogue.loader import schema
+from catalogue.loader import columns
 
 
 def distinct(a: str, b: str) -> str:
@@ -242,7 +242,7 @@ def upsert(
     return Counts(created=created, updated=updated, unchanged=matched - updated)
 
 
-def stated(table: schema.Table, group: str, **special: str) -> dict[str, str]:
+def stated(table: columns.Table, group: str, **special: str) -> dict[str, str]:
     """The SET list of one stamp group, from the schema: model field -> SQL over the winner ``w``.
 
     A column the model keeps as non-null text is ``''`` where no document stated it; every

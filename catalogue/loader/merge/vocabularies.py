@@ -11,7 +11,7 @@ import json
 
 from django.db import connection
 
-from catalogue.loader import schema
+from catalogue.loader import columns, schema
 from catalogue.loader.merge.resolve import Clash, file_names, where_from
 from catalogue.loader.merge.sql import (
     Counts,
@@ -60,7 +60,7 @@ def repos() -> Counts:
 
 
 def merge_named(
-    table: schema.Table,
+    table: columns.Table,
     target: str,
     *,
     order: str,
