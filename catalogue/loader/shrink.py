@@ -202,32 +202,7 @@ def repeated_records() -> list[LoadWarning]:
         repeated = cur.fetchall()[:_REPEATS_NAMED]
         if not repeated:
             return []
-        cur.execute(f"DROP TABLE IF EXISTS {_REPEATED}")
-        cur.execute(f"CREATE TEMPORARY TABLE {_REPEATED} (doc_url TEXT, pkey TEXT)")
-        cur.executemany(f"INSERT INTO {_REPEATED} (doc_url, pkey) VALUES (%s, %s)", repeated)
-        columns = ", ".join(f"p.{column}" for column in _PAPER_DATA)
-        cur.execute(
-            f"SELECT p.doc_url, p.pkey, p.rec, {columns} FROM stg_paper p "
-            f"JOIN {_REPEATED} r ON r.doc_url = p.doc_url AND r.pkey = p.pkey WHERE p.view = %s",
-            [ARCHIVE_VIEW],
-        )
-        records: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {}
-        for doc_url, pkey, rec, *data in sorted(cur.fetchall(), key=lambda row: row[:3]):
-            records.setdefault((doc_url, pkey), {}).setdefault(rec, tuple(map(str, data)))
-        # A paper's authors by record, as the staged author rows give them (keyed by paper and record).
-        cur.execute(
-            f"SELECT a.pkey, a.rec, a.position, a.name FROM stg_author a "
-            f"WHERE a.pkey IN (SELECT pkey FROM {_REPEATED})"
-        )
-        authors: dict[str, dict[int, list[str]]] = {}
-        for pkey, rec, _position, name in sorted(cur.fetchall(), key=lambda row: row[:3]):
-            authors.setdefault(pkey, {}).setdefault(rec, []).append(name)
-        cur.execute(
-            f"SELECT url, MIN(file_name) FROM stg_document "
-            f"WHERE url IN (SELECT doc_url FROM {_REPEATED}) GROUP BY url"
-        )
-        files = dict(cur.fetchall())
-        cur.execute(f"DROP TABLE IF EXISTS {_REPEATED}")
+        records, authors, files = _staged_records(cur, repeated)
     warnings = []
     for doc_url, pkey in repeated:
         by_rec, by_rec_authors = records.get((doc_url, pkey), {}), authors.get(pkey, {})
@@ -251,5 +226,39 @@ def repeated_records() -> list[LoadWarning]:
 _REPEATED = "shrink_repeated"
 
 
-# Repeated papers compared (and warned of) at most per load: each costs a few queries.
+def _staged_records(cur, repeated: list[tuple[str, str]]) -> tuple[dict, dict, dict]:
+    """The staged data of the ``repeated`` papers' records: {(dump, paper): {record: data}},
+    {paper: {record: [authors]}} and {dump: its file's name}."""
+    from catalogue.loader.schema import ARCHIVE_VIEW
+
+    cur.execute(f"DROP TABLE IF EXISTS {_REPEATED}")
+    cur.execute(f"CREATE TEMPORARY TABLE {_REPEATED} (doc_url TEXT, pkey TEXT)")
+    cur.executemany(f"INSERT INTO {_REPEATED} (doc_url, pkey) VALUES (%s, %s)", repeated)
+    columns = ", ".join(f"p.{column}" for column in _PAPER_DATA)
+    cur.execute(
+        f"SELECT p.doc_url, p.pkey, p.rec, {columns} FROM stg_paper p "
+        f"JOIN {_REPEATED} r ON r.doc_url = p.doc_url AND r.pkey = p.pkey WHERE p.view = %s",
+        [ARCHIVE_VIEW],
+    )
+    records: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {}
+    for doc_url, pkey, rec, *data in sorted(cur.fetchall(), key=lambda row: row[:3]):
+        records.setdefault((doc_url, pkey), {}).setdefault(rec, tuple(map(str, data)))
+    # A paper's authors by record, as the staged author rows give them (keyed by paper and record).
+    cur.execute(
+        f"SELECT a.pkey, a.rec, a.position, a.name FROM stg_author a "
+        f"WHERE a.pkey IN (SELECT pkey FROM {_REPEATED})"
+    )
+    authors: dict[str, dict[int, list[str]]] = {}
+    for pkey, rec, _position, name in sorted(cur.fetchall(), key=lambda row: row[:3]):
+        authors.setdefault(pkey, {}).setdefault(rec, []).append(name)
+    cur.execute(
+        f"SELECT url, MIN(file_name) FROM stg_document "
+        f"WHERE url IN (SELECT doc_url FROM {_REPEATED}) GROUP BY url"
+    )
+    files = dict(cur.fetchall())
+    cur.execute(f"DROP TABLE IF EXISTS {_REPEATED}")
+    return records, authors, files
+
+
+# Repeated papers compared (and warned of) at most per load: a load summary, not a list of them all.
 _REPEATS_NAMED = 1000
