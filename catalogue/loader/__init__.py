@@ -220,63 +220,79 @@ def _load(
                 for sha in SourceDocument.objects.values_list("sha256", flat=True).iterator()
             )
         )
-        # Closed here, by this thread, also when a bad file stops the load: left to the garbage
-        # collector, the reading pool's shutdown could run in the pool's own thread and fail to join it.
-        with (
-            contextlib.closing(read_all(snapshot, known, stage, workers, max_file_bytes)) as files,
-            contextlib.closing(read_dumps(snapshot, known, stage, workers, max_file_bytes)) as dumps,
-        ):
-            done = 0
-            for read in itertools.chain(files, dumps):
-                if read.outcome and read.outcome.status == LoadFileStatus.LOADED:
-                    if read.tuples and read.outcome.sha256 in known.read:
-                        # The same content as a file this load read already (two copies of one
-                        # document): read once; its rows would be the same rows twice.
-                        outcome = replace(read.outcome, status=LoadFileStatus.ALREADY_LOADED)
-                        read = replace(read, outcome=outcome, tuples={}, warnings=[], records=0)
-                    known.add(read.outcome.sha256)
-                if read.error and not keep_going:
-                    # The file that stopped the load ends the failed run's list of files.
-                    stage.add(_file_row(replace(read.outcome, status=LoadFileStatus.ERROR)))
-                    raise read.error
-                stage.add(read.tuples)
-                result.note_warnings(read.warnings, read.outcome.path if read.outcome else read.name)
-                result.note_read(read)
-                if read.outcome is None:  # a batch of a dump's records; its file is not done yet
-                    continue
-                outcome = read.outcome
-                stage.add(_file_row(outcome))
-                result.note(outcome)
-                done += 1
-                if progress:
-                    progress(done, len(snapshot), outcome.path)
+        _stage_all(snapshot, known, stage, result, keep_going, progress, workers, max_file_bytes)
         stage.flush()
-        for attempt in range(MERGE_ATTEMPTS):
-            try:
-                _merge(result, record, dry_run, allow_shrink)
-                break
-            except merge.Clashes as clashes:
-                # Rolled back; the staging tables are outside the transaction and still hold everything.
-                if not keep_going or attempt == MERGE_ATTEMPTS - 1:
-                    # Named by the files involved, as every refusal is (the catalogue's own side has none).
-                    files = ", ".join(clashes.files()) or "(snapshot)"
-                    messages = "\n  ".join(c.message for c in clashes.clashes)
-                    raise SnapshotError(
-                        files, "", f"what two sources claim cannot both be:\n  {messages}"
-                    ) from None
-                resolve.skip(clashes.units)
-                stage.mark_skipped(clashes.units, clashes.clashes)
-                result.note_clashes(clashes.clashes)
-            except _DryRunRollback:
-                break
-            except IntegrityError as exc:
-                # Every rule is meant to be checked before the database sees the rows; this is the net.
-                raise SnapshotError(
-                    "(merge)", "", f"the database refused the load ({exc}); nothing was written"
-                ) from None
+        _merge_until_clear(result, record, stage, dry_run, keep_going, allow_shrink)
         if dry_run:
             result.load_run_id = record.write(result, LoadRun.Outcome.DRY_RUN)
     return result
+
+
+def _stage_all(
+    snapshot, known, stage, result: LoadResult, keep_going, progress, workers, max_file_bytes
+) -> None:
+    """Every file's and dump's rows into the staging tables, each outcome noted in ``result``; a
+    bad file stops the load (unless ``keep_going``)."""
+    # Closed here, by this thread, also when a bad file stops the load: left to the garbage
+    # collector, the reading pool's shutdown could run in the pool's own thread and fail to join it.
+    with (
+        contextlib.closing(read_all(snapshot, known, stage, workers, max_file_bytes)) as files,
+        contextlib.closing(read_dumps(snapshot, known, stage, workers, max_file_bytes)) as dumps,
+    ):
+        done = 0
+        for read in itertools.chain(files, dumps):
+            if read.outcome and read.outcome.status == LoadFileStatus.LOADED:
+                if read.tuples and read.outcome.sha256 in known.read:
+                    # The same content as a file this load read already (two copies of one
+                    # document): read once; its rows would be the same rows twice.
+                    outcome = replace(read.outcome, status=LoadFileStatus.ALREADY_LOADED)
+                    read = replace(read, outcome=outcome, tuples={}, warnings=[], records=0)
+                known.add(read.outcome.sha256)
+            if read.error and not keep_going:
+                # The file that stopped the load ends the failed run's list of files.
+                stage.add(_file_row(replace(read.outcome, status=LoadFileStatus.ERROR)))
+                raise read.error
+            stage.add(read.tuples)
+            result.note_warnings(read.warnings, read.outcome.path if read.outcome else read.name)
+            result.note_read(read)
+            if read.outcome is None:  # a batch of a dump's records; its file is not done yet
+                continue
+            outcome = read.outcome
+            stage.add(_file_row(outcome))
+            result.note(outcome)
+            done += 1
+            if progress:
+                progress(done, len(snapshot), outcome.path)
+
+
+def _merge_until_clear(
+    result: LoadResult, record: "_Record", stage, dry_run, keep_going, allow_shrink
+) -> None:
+    """The merge; with ``keep_going``, again without what two sources claim at once (at most
+    MERGE_ATTEMPTS times)."""
+    for attempt in range(MERGE_ATTEMPTS):
+        try:
+            _merge(result, record, dry_run, allow_shrink)
+            break
+        except merge.Clashes as clashes:
+            # Rolled back; the staging tables are outside the transaction and still hold everything.
+            if not keep_going or attempt == MERGE_ATTEMPTS - 1:
+                # Named by the files involved, as every refusal is (the catalogue's own side has none).
+                files = ", ".join(clashes.files()) or "(snapshot)"
+                messages = "\n  ".join(c.message for c in clashes.clashes)
+                raise SnapshotError(
+                    files, "", f"what two sources claim cannot both be:\n  {messages}"
+                ) from None
+            resolve.skip(clashes.units)
+            stage.mark_skipped(clashes.units, clashes.clashes)
+            result.note_clashes(clashes.clashes)
+        except _DryRunRollback:
+            break
+        except IntegrityError as exc:
+            # Every rule is meant to be checked before the database sees the rows; this is the net.
+            raise SnapshotError(
+                "(merge)", "", f"the database refused the load ({exc}); nothing was written"
+            ) from None
 
 
 def _file_row(outcome: FileOutcome) -> dict[str, list[tuple]]:

@@ -219,23 +219,7 @@ def read_dumps(
     if snapshot.dumps:
         archive.use_system_allocator()
     workers = default_workers() if workers is None else workers
-    plans: list[_Dump | ReadResult] = []  # a result: a dump known already, or one that cannot be read
-    for name in snapshot.dumps:
-        sha = ""
-        try:
-            dump = archive.open_dump(snapshot.root, name)
-            sha = archive.checksum(dump)
-            if sha in known:
-                outcome = FileOutcome(
-                    path=name, sha256=sha, url=dump.url, status=LoadFileStatus.ALREADY_LOADED
-                )
-                plans.append(ReadResult(outcome))
-                continue
-            known.add(sha)
-            plans.append(_Dump(name, dump, sha, archive.parts(dump)))
-        except SnapshotError as exc:
-            outcome = FileOutcome(path=name, sha256=sha, status=LoadFileStatus.SKIPPED, error=str(exc))
-            plans.append(ReadResult(outcome, error=exc))
+    plans = _plan_dumps(snapshot, known)
     jobs = [(plan, part) for plan in plans if isinstance(plan, _Dump) and plan.split for part in plan.parts]
     if workers < 2 or len(jobs) * archive.PART_RECORDS < PARALLEL_FROM_RECORDS:
         yield from _read_dumps(
@@ -273,6 +257,31 @@ def read_dumps(
             yield from _read_dumps(plans, stage, read)
         finally:
             pool.shutdown(cancel_futures=True)
+
+
+def _plan_dumps(snapshot: Snapshot, known: KnownDocuments) -> list[_Dump | ReadResult]:
+    """Each dump of the load: how it is read (its parts), or its outcome where it is not read (its
+    content is known already, or it cannot be opened)."""
+    from catalogue.loader import archive
+
+    plans: list[_Dump | ReadResult] = []  # a result: a dump known already, or one that cannot be read
+    for name in snapshot.dumps:
+        sha = ""
+        try:
+            dump = archive.open_dump(snapshot.root, name)
+            sha = archive.checksum(dump)
+            if sha in known:
+                outcome = FileOutcome(
+                    path=name, sha256=sha, url=dump.url, status=LoadFileStatus.ALREADY_LOADED
+                )
+                plans.append(ReadResult(outcome))
+                continue
+            known.add(sha)
+            plans.append(_Dump(name, dump, sha, archive.parts(dump)))
+        except SnapshotError as exc:
+            outcome = FileOutcome(path=name, sha256=sha, status=LoadFileStatus.SKIPPED, error=str(exc))
+            plans.append(ReadResult(outcome, error=exc))
+    return plans
 
 
 def _read_dumps(plans, stage, read) -> Iterator[ReadResult]:

@@ -332,6 +332,13 @@ def name_rank(name: str, slug: str) -> str:
 
 
 def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
+    """The tasks, methods and datasets a paper document names (and those it introduces)."""
+    _parse_tasks(doc, out, pkey, stamp)
+    _parse_methods(doc, out, pkey, stamp)
+    _parse_datasets_introduced(doc, out, pkey, stamp)
+
+
+def _parse_tasks(doc: Fields, out: Parsed, pkey, stamp):
     for t in doc.objects("tasks"):
         with out.row("task", t.path):
             tslug = t.str(
@@ -347,6 +354,9 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
                 doc_url=out.url,
             )
             out.add("paper_task", pkey=pkey, stamp=stamp, slug=tslug)
+
+
+def _parse_methods(doc: Fields, out: Parsed, pkey, stamp):
     for key, slug_key, name_key, introduced in (
         ("methods", "method_slug", "method_name", False),
         ("methods_introduced", "slug", "name", True),
@@ -379,6 +389,9 @@ def _parse_tasks_methods(doc: Fields, out: Parsed, pkey, stamp):
                     derived_slug=mslug,
                     introduced=introduced,
                 )
+
+
+def _parse_datasets_introduced(doc: Fields, out: Parsed, pkey, stamp):
     for i, item in enumerate(doc.list("datasets_introduced")):
         with out.row("dataset", f"datasets_introduced[{i}]"):
             if isinstance(item, dict):

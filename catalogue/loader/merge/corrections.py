@@ -27,28 +27,7 @@ SAME_ROW = (
 
 
 def corrections() -> tuple[Counts, list[str]]:
-    resolved = materialize(
-        "r_correction",
-        "SELECT c.*, p.id AS paper_id, smp.id AS sample_id FROM stg_correction c "
-        "LEFT JOIN catalogue_paper p ON p.id = COALESCE("
-        "  (SELECT x.id FROM catalogue_paper x WHERE x.arxiv_id = c.pkey),"
-        f"  (SELECT x.id FROM catalogue_paper x WHERE {BY_SLUG} AND x.slug = substr(c.pkey, 6)),"
-        f"  (SELECT a.paper_id FROM catalogue_paperslug a WHERE {BY_SLUG} AND a.slug = substr(c.pkey, 6))"
-        ") "
-        "LEFT JOIN catalogue_codebody b ON b.sha256_prefix = c.sha "
-        "LEFT JOIN catalogue_codeentry e ON e.name = c.entry_name "
-        "LEFT JOIN catalogue_sample smp ON c.field = 'status' AND smp.paper_id = p.id "
-        "AND smp.body_id = b.id AND smp.entry_id = e.id",
-    )
-    warnings = [
-        f"{file}: corrections[{rec}]: no {what} in the catalogue; the correction is not restored"
-        for file, rec, what in rows(
-            f"SELECT {FILE_NAME}, rec, CASE WHEN paper_id IS NULL THEN 'paper ' || pkey "
-            f"ELSE 'place of ' || entry_name || ' (' || sha || ') in ' || pkey END "
-            f"FROM {resolved} WHERE paper_id IS NULL OR (field = 'status' AND sample_id IS NULL) "
-            "ORDER BY doc_url, rec"
-        )
-    ]
+    resolved, warnings = _resolve_corrections()
     target = "CASE WHEN field = 'title' THEN paper_id ELSE sample_id END"
     # One row per correction (two documents may both hold it), then those the catalogue lacks.
     unique = materialize(
@@ -93,6 +72,34 @@ def corrections() -> tuple[Counts, list[str]]:
     if len(warnings) > WARNED:
         warnings = [*warnings[:WARNED], f"… and {len(warnings) - WARNED} more corrections not restored"]
     return Counts(created=created), warnings
+
+
+def _resolve_corrections() -> tuple[str, list[str]]:
+    """``r_correction``: each staged correction with the paper and place of the catalogue it
+    corrects; and a warning for each whose paper or place the catalogue lacks."""
+    resolved = materialize(
+        "r_correction",
+        "SELECT c.*, p.id AS paper_id, smp.id AS sample_id FROM stg_correction c "
+        "LEFT JOIN catalogue_paper p ON p.id = COALESCE("
+        "  (SELECT x.id FROM catalogue_paper x WHERE x.arxiv_id = c.pkey),"
+        f"  (SELECT x.id FROM catalogue_paper x WHERE {BY_SLUG} AND x.slug = substr(c.pkey, 6)),"
+        f"  (SELECT a.paper_id FROM catalogue_paperslug a WHERE {BY_SLUG} AND a.slug = substr(c.pkey, 6))"
+        ") "
+        "LEFT JOIN catalogue_codebody b ON b.sha256_prefix = c.sha "
+        "LEFT JOIN catalogue_codeentry e ON e.name = c.entry_name "
+        "LEFT JOIN catalogue_sample smp ON c.field = 'status' AND smp.paper_id = p.id "
+        "AND smp.body_id = b.id AND smp.entry_id = e.id",
+    )
+    warnings = [
+        f"{file}: corrections[{rec}]: no {what} in the catalogue; the correction is not restored"
+        for file, rec, what in rows(
+            f"SELECT {FILE_NAME}, rec, CASE WHEN paper_id IS NULL THEN 'paper ' || pkey "
+            f"ELSE 'place of ' || entry_name || ' (' || sha || ') in ' || pkey END "
+            f"FROM {resolved} WHERE paper_id IS NULL OR (field = 'status' AND sample_id IS NULL) "
+            "ORDER BY doc_url, rec"
+        )
+    ]
+    return resolved, warnings
 
 
 def _apply(new: str) -> None:

@@ -47,6 +47,16 @@ def papers(clashes: list[Clash]) -> Counts:
         clashes.append(clash)
         # Neither paper is merged: their other rows (authors, links) then join nothing.
         execute("DELETE FROM stg_paper WHERE pkey IN (SELECT pkey FROM stg_paper WHERE slug = %s)", [slug])
+    _winners_table()
+    _resolve_targets()
+    _catalogue_clashes(clashes)
+    counts = _upsert()
+    _slugs()
+    return counts
+
+
+def _winners_table() -> None:
+    """``w_paper``: per staged paper, the winning row of each stamp group side by side."""
     # Each winners table holds only the columns read from it: copying whole staged rows (abstracts
     # and all) into four of them was a tenth of an archive-size merge.
     title_winners = materialize(
@@ -96,6 +106,10 @@ def papers(clashes: list[Clash]) -> Counts:
     # Looked up by key in later steps, some of them correlated subqueries (a method's introducing
     # paper): without it each of those scanned all the winners once per row.
     execute("CREATE INDEX w_paper_pkey ON w_paper (pkey)")
+
+
+def _resolve_targets() -> None:
+    """Each winner's paper of the catalogue, where it has one (``w_paper.target_id``)."""
     # A paper is the one its title made it (resolve.fold_by_title); else its arXiv id; else its
     # landing page; else its slug (any slug it ever had).
     execute(
@@ -108,10 +122,6 @@ def papers(clashes: list[Clash]) -> Counts:
         " WHERE s.pkey = w_paper.pkey AND (p.arxiv_id IS NULL OR w_paper.arxiv_id IS NULL) "
         " ORDER BY ps.slug LIMIT 1))"
     )
-    _catalogue_clashes(clashes)
-    counts = _upsert()
-    _slugs()
-    return counts
 
 
 def _catalogue_clashes(clashes: list[Clash]) -> None:
@@ -135,56 +145,8 @@ def _catalogue_clashes(clashes: list[Clash]) -> None:
 
 
 def _upsert() -> Counts:
-    title_group = Group(
-        schema.STAMP,
-        stated(
-            schema.PAPER,
-            schema.STAMP,
-            # A curator's correction stands; the snapshot's value is kept beside it.
-            title="CASE WHEN t.title_corrected THEN t.title ELSE COALESCE(w.title, '') END",
-            title_upstream="COALESCE(w.title, '')",
-            document_id=doc_id("w.doc_url"),
-        ),
-        also_set=BUMP_VERSION,
-    )
-    groups = {
-        schema.PAPER_DOCUMENT: Group(
-            schema.PAPER_DOCUMENT,
-            stated(
-                schema.PAPER,
-                schema.PAPER_DOCUMENT,
-                paper_document_id=doc_id(f"w.{schema.PAPER_DOCUMENT}_doc_url"),
-            ),
-            also_set=BUMP_VERSION,
-        ),
-        schema.ARCHIVE_RECORD: Group(schema.ARCHIVE_RECORD, stated(schema.PAPER, schema.ARCHIVE_RECORD)),
-        schema.SYNTOLOGY: Group(
-            schema.SYNTOLOGY, stated(schema.PAPER, schema.SYNTOLOGY), also_set=BUMP_VERSION
-        ),
-    }
-    # Rows already resolved by arXiv id or slug: the key lookup of a plain upsert must not undo that.
-    execute("UPDATE w_paper SET created = CASE WHEN target_id IS NULL THEN 1 ELSE 0 END")
-    inserted = {
-        "arxiv_id": "w.arxiv_id",
-        "landing_key": "w.landing",
-        "slug": "w.best_slug",
-        "stamp": "w.stamp",
-        "title": "COALESCE(w.title, '')",
-        "title_upstream": "COALESCE(w.title, '')",
-        "title_key": "COALESCE(w.title_key, '')",
-        "title_source": "w.title_source",
-        "date": "w.date",
-        "month": "w.month",
-        "document_id": doc_id("w.doc_url"),
-    }
-    for group in groups.values():
-        inserted[group.stamp] = f"COALESCE(w.{group.stamp}, '')"
-        inserted.update(group.columns)
-    inserted["created_at"] = "CURRENT_TIMESTAMP"
-    created = execute(
-        f"INSERT INTO catalogue_paper ({', '.join(inserted)}) "
-        f"SELECT {', '.join(inserted.values())} FROM w_paper w WHERE w.created = 1"
-    )
+    title_group, groups = _groups()
+    created = _insert_new(groups)
     execute(
         "UPDATE w_paper SET target_id = (SELECT p.id FROM catalogue_paper p WHERE p.slug = "
         "w_paper.best_slug), "
@@ -222,6 +184,66 @@ def _upsert() -> Counts:
     matched = scalar("SELECT COUNT(*) FROM w_paper WHERE created = 0")
     updated = scalar("SELECT COUNT(*) FROM w_paper WHERE changed = 1")
     return Counts(created=created, updated=updated, unchanged=matched - updated)
+
+
+def _groups() -> tuple[Group, dict[str, Group]]:
+    """The paper's stamp groups: its title's, and the others by their stamp column."""
+    title_group = Group(
+        schema.STAMP,
+        stated(
+            schema.PAPER,
+            schema.STAMP,
+            # A curator's correction stands; the snapshot's value is kept beside it.
+            title="CASE WHEN t.title_corrected THEN t.title ELSE COALESCE(w.title, '') END",
+            title_upstream="COALESCE(w.title, '')",
+            document_id=doc_id("w.doc_url"),
+        ),
+        also_set=BUMP_VERSION,
+    )
+    groups = {
+        schema.PAPER_DOCUMENT: Group(
+            schema.PAPER_DOCUMENT,
+            stated(
+                schema.PAPER,
+                schema.PAPER_DOCUMENT,
+                paper_document_id=doc_id(f"w.{schema.PAPER_DOCUMENT}_doc_url"),
+            ),
+            also_set=BUMP_VERSION,
+        ),
+        schema.ARCHIVE_RECORD: Group(schema.ARCHIVE_RECORD, stated(schema.PAPER, schema.ARCHIVE_RECORD)),
+        schema.SYNTOLOGY: Group(
+            schema.SYNTOLOGY, stated(schema.PAPER, schema.SYNTOLOGY), also_set=BUMP_VERSION
+        ),
+    }
+    return title_group, groups
+
+
+def _insert_new(groups: dict[str, Group]) -> int:
+    """The papers no catalogue row is yet: inserted from their winners; returns how many."""
+    # Rows already resolved by arXiv id or slug: the key lookup of a plain upsert must not undo that.
+    execute("UPDATE w_paper SET created = CASE WHEN target_id IS NULL THEN 1 ELSE 0 END")
+    inserted = {
+        "arxiv_id": "w.arxiv_id",
+        "landing_key": "w.landing",
+        "slug": "w.best_slug",
+        "stamp": "w.stamp",
+        "title": "COALESCE(w.title, '')",
+        "title_upstream": "COALESCE(w.title, '')",
+        "title_key": "COALESCE(w.title_key, '')",
+        "title_source": "w.title_source",
+        "date": "w.date",
+        "month": "w.month",
+        "document_id": doc_id("w.doc_url"),
+    }
+    for group in groups.values():
+        inserted[group.stamp] = f"COALESCE(w.{group.stamp}, '')"
+        inserted.update(group.columns)
+    inserted["created_at"] = "CURRENT_TIMESTAMP"
+    created = execute(
+        f"INSERT INTO catalogue_paper ({', '.join(inserted)}) "
+        f"SELECT {', '.join(inserted.values())} FROM w_paper w WHERE w.created = 1"
+    )
+    return created
 
 
 def _slugs():

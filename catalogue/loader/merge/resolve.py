@@ -139,6 +139,22 @@ def fold_by_title() -> list[LoadWarning]:
     """
     execute("DROP TABLE IF EXISTS r_title_target")
     execute("CREATE TEMPORARY TABLE r_title_target (pkey TEXT, paper_id BIGINT)")
+    _fold_known_keys()
+    _title_members()
+    _title_groups()
+    warnings = _title_merge_warnings()
+    execute(
+        "INSERT INTO r_title_target (pkey, paper_id) SELECT DISTINCT to_pkey, paper_id FROM r_title_fold "
+        "WHERE paper_id IS NOT NULL"
+    )
+    execute("DELETE FROM r_title_fold WHERE pkey = to_pkey")
+    _rewrite_keys("r_title_fold")
+    return warnings
+
+
+def _fold_known_keys() -> None:
+    """The staged keys of the catalogue's papers (``r_title_known``), two keys of one paper folded
+    into one."""
     _known_keys()
     # Two staged keys of one catalogue paper (its arXiv id, and the landing page a row names it by,
     # which it took when the two were merged): one key, or each would write the paper in turn.
@@ -152,6 +168,11 @@ def fold_by_title() -> list[LoadWarning]:
     )
     _rewrite_keys("r_known_fold")
     _known_keys()
+
+
+def _title_members() -> None:
+    """``r_title_member``: every record with a title worth comparing; ``r_title_entity``: per title,
+    each entity with its identities."""
     # Every record with a title worth comparing, as (title, entity, identities, year): staged rows,
     # then the catalogue's papers that share a title key with one. An entity is a catalogue paper
     # ("p<id>", staged keys resolved to it included) or a staged key ("k<key>").
@@ -193,6 +214,11 @@ def fold_by_title() -> list[LoadWarning]:
         "WHERE m.title_key = e.title_key), 0) <= 1",
         "title_key",
     )
+
+
+def _title_groups() -> None:
+    """``r_title_group``: the titles whose entities are one paper by the rule; ``r_title_fold``: the
+    key each of their staged keys takes."""
     # A staged key that two groups would give two keys (its rows give two titles) stays as it is.
     materialize(
         "r_title_fold",
@@ -201,14 +227,6 @@ def fold_by_title() -> list[LoadWarning]:
         "GROUP BY m.pkey HAVING COUNT(DISTINCT g.pkey) = 1",
         "pkey",
     )
-    warnings = _title_merge_warnings()
-    execute(
-        "INSERT INTO r_title_target (pkey, paper_id) SELECT DISTINCT to_pkey, paper_id FROM r_title_fold "
-        "WHERE paper_id IS NOT NULL"
-    )
-    execute("DELETE FROM r_title_fold WHERE pkey = to_pkey")
-    _rewrite_keys("r_title_fold")
-    return warnings
 
 
 def _known_keys() -> None:

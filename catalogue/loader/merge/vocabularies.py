@@ -343,6 +343,18 @@ def entries(clashes: list[Clash]) -> Counts:
         "UPDATE w_entry SET claim = (SELECT s.claim FROM stg_entry s WHERE s.name = w_entry.name "
         "AND s.claim IS NOT NULL ORDER BY s.stamp DESC LIMIT 1) WHERE claim IS NULL"
     )
+    _entry_clashes(clashes)
+    return upsert(
+        "w_entry",
+        "catalogue_codeentry",
+        {"name": "name"},
+        [Group("stamp", stated(schema.TABLES["entry"], schema.STAMP, document_id=doc_id("w.doc_url")))],
+    )
+
+
+def _entry_clashes(clashes: list[Clash]) -> None:
+    """Two entries (staged, or one of the catalogue) that claim one address: a clash naming the
+    documents of both, and neither merged."""
     found = rows(
         "SELECT w.slug, w.name FROM w_entry w WHERE w.slug IN (SELECT slug FROM w_entry GROUP BY slug "
         "HAVING COUNT(*) > 1) "
@@ -382,12 +394,6 @@ def entries(clashes: list[Clash]) -> Counts:
             )
         )
         execute("DELETE FROM w_entry WHERE slug = %s", [slug])
-    return upsert(
-        "w_entry",
-        "catalogue_codeentry",
-        {"name": "name"},
-        [Group("stamp", stated(schema.TABLES["entry"], schema.STAMP, document_id=doc_id("w.doc_url")))],
-    )
 
 
 def leaderboards(clashes: list[Clash]) -> Counts:
