@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
-from catalogue import boards, queries
+from catalogue import boards, reads
 from catalogue.models import Leaderboard
 from catalogue.pageframe import cached_page, flag_param, param
 
@@ -30,7 +30,7 @@ def leaderboard_table(request, slug: str, fmt: str):
     if fmt not in FORMATS:
         raise Http404("A board's table is table.csv or table.json")
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
-    whole = queries.leaderboard_page(board, param(request, "metric"))
+    whole = reads.leaderboards.leaderboard_page(board, param(request, "metric"))
     code = boards.code_of_papers_on(board)
     data = boards.with_board_ranks(whole, code, code_only=flag_param(request, "code"))
     columns = boards.table_columns(data.metric_names)
@@ -65,7 +65,7 @@ BADGE_GREY = "#9f9f9f"  # no rank to state: an unknown paper or board, or no row
 def _badge_face(paper_slug: str, board_slug: str) -> tuple[str, str, int]:
     """What both forms of a badge say: (message, colour, status)."""
     try:
-        paper, _ = queries.paper_by_address(paper_slug)
+        paper, _ = reads.papers.paper_by_address(paper_slug)
         board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=board_slug)
     except Http404:
         return "not known", BADGE_GREY, 404

@@ -1,7 +1,7 @@
 """What a leaderboard shows beyond its results: each row's code, its rank in words, the table as
 CSV and JSON, the paper page's "Ranked #N on <board>" and the badge a README embeds.
 
-A row's rank is its place on the board as the board page ranks it (``catalogue.queries.ranked``:
+A row's rank is its place on the board as the board page ranks it (``catalogue.reads.leaderboards.ranked``:
 by its metric where the metric's direction is known, else the table's own order): "#N on this
 board, by <metric>". The archive's own position (``rank_in_archive_order``) is another figure,
 always labelled "the archive's own order". Every read here is a fixed number of queries however
@@ -20,7 +20,7 @@ from django.utils.html import escape
 
 from catalogue import metrics
 from catalogue.models import CodeLink, Leaderboard, Paper, Result
-from catalogue.queries import board_row_order, leaderboard_results, ranked, result_source
+from catalogue.reads.leaderboards import board_row_order, leaderboard_results, ranked, result_source
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ def has_code(result: Result, code: dict[int, CodeChoice]) -> bool:
 
 
 def with_board_ranks(data, code: dict[int, CodeChoice], *, code_only: bool = False):
-    """``data`` (a ``queries.LeaderboardPage``) with each row's ``board_rank`` set (its place on the
+    """``data`` (a ``reads.leaderboards.LeaderboardPage``) with each row's ``board_rank`` set (its place on the
     whole board) and, ``code_only``, only the rows with code: a filtered row keeps its rank."""
     for rank, result in enumerate(data.results, 1):
         result.board_rank = rank

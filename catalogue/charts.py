@@ -13,6 +13,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from catalogue.models import Status
+from catalogue.reads.leaderboards import Point
 
 
 def _number(value: float) -> str:
@@ -65,14 +66,6 @@ def status_bars(by_status: dict[str, int], *, chart_id: str, title: str) -> Safe
         desc,
         mark_safe("".join(bars)),  # each piece was built by format_html
     )
-
-
-@dataclass(frozen=True)
-class Point:
-    x: float  # a date as a fractional year (2018.87 ≈ mid-November 2018)
-    y: float
-    label: str  # what the point is, for its tooltip and the text alternative
-    name: str = ""  # the model's name alone: the label a state-of-the-art point carries on the chart
 
 
 def best_so_far(points: list[Point], *, lower_is_better: bool) -> list[Point]:

@@ -73,7 +73,7 @@ class ConferenceSitemap(Sitemap):
     limit = SITEMAP_LIMIT
 
     def items(self):
-        from catalogue.browse import conferences
+        from catalogue import conferences
 
         found = conferences.conferences().values()
         return [("conference", c.id) for c in found] + [

@@ -74,7 +74,7 @@ urlpatterns = [
     path("author/<author:name>", browse.author_detail, name="author"),
     path("proceedings/", browse.proceeding_list, name="proceeding_list"),
     path("conference/<segment:slug>", browse.conference_detail, name="conference"),
-    # a proceeding is its id (catalogue.browse.conferences), as in the API
+    # a proceeding is its id (catalogue.conferences), as in the API
     path("proceeding/<segment:slug>", browse.proceeding_detail, name="proceeding"),
     path("sota/<segment:slug>/feed", pageframe.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
     # the board's rows as shown (its ?metric= and ?code=), every page of them: table.csv, table.json

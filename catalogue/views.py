@@ -25,15 +25,12 @@ from catalogue import (
     jsonld,
     markdown_forms,
     markup,
-    pasted,
     provenance,
-    queries,
-    related,
+    reads,
     search,
 )
 from catalogue.addresses import DEFAULT_HOST, api_url, repo_path
-from catalogue.browse import queries as browse_queries
-from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Paper, Status, Task
+from catalogue.models import CodeBody, CodeEntry, Leaderboard, Method, Paper, SearchKind, Status, Task
 from catalogue.pageframe import (
     KEYSET,
     Meta,
@@ -57,9 +54,9 @@ _SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
 @require_safe
 @cached_page
 def home(request):
-    counts = queries.catalogue_counts()
+    counts = reads.papers.catalogue_counts()
     catalogue_figures = figures.catalogue_figures()
-    recent = queries.with_list_figures(queries.recent_papers())
+    recent = reads.papers.with_list_figures(reads.papers.recent_papers())
     meta = Meta(
         title="Code with Papers",
         description=(
@@ -87,11 +84,11 @@ def home(request):
 )  # papers, entries, repos: no API list
 def search_view(request):
     q = param(request, "q")
-    named = pasted.recognise(q) if q else None
+    named = reads.pasted.recognise(q) if q else None
     if named and named.paper:
         return redirect(named.paper)  # an arXiv id, a DOI… pasted: its paper, if the catalogue holds it
-    filters = queries.SearchFilters(
-        kind=choice_param(request, "kind", queries.SearchKind.values),
+    filters = reads.site_search.SearchFilters(
+        kind=choice_param(request, "kind", SearchKind.values),
         task=param(request, "task"),
         year=int_param(request, "year", low=1900, high=2200),
         has_official_code=flag_param(request, "official"),
@@ -99,8 +96,8 @@ def search_view(request):
     )
     page = int_param(request, "page", low=1, high=10**6) or 1
     with search.ranking_once():  # the hits and the matching authors rank the same words
-        results = queries.search_page(q, filters, page) if q else None
-        authors = browse_queries.authors_matching(q) if q and page == 1 else []
+        results = reads.site_search.search_page(q, filters, page) if q else None
+        authors = reads.site_search.authors_matching(q) if q and page == 1 else []
     meta = Meta(
         title=f"Search: {q}" if q else "Search",
         description="Search papers, code entries and repositories in Code with Papers.",
@@ -114,7 +111,7 @@ def search_view(request):
         filters=filters,
         results=results,
         authors=authors,
-        facet_limit=queries.SEARCH_FACET_LIMIT,
+        facet_limit=reads.site_search.SEARCH_FACET_LIMIT,
         pasted=named,
     )
 
@@ -132,7 +129,7 @@ def search_view(request):
     ),
 )
 def paper_list(request):
-    filters = queries.PaperFilters(
+    filters = reads.papers.PaperFilters(
         task=param(request, "task"),
         method=param(request, "method"),
         year=int_param(request, "year", low=1900, high=2200),
@@ -140,8 +137,10 @@ def paper_list(request):
         has_official_code=flag_param(request, "official"),
         has_ran_samples=flag_param(request, "ran"),
     )
-    sort = choice_param(request, "sort", queries.PaperSort.values) or queries.PaperSort.DATE
-    page = queries.papers_page(filters, sort, after=param(request, "after"), before=param(request, "before"))
+    sort = choice_param(request, "sort", reads.papers.PaperSort.values) or reads.papers.PaperSort.DATE
+    page = reads.papers.papers_page(
+        filters, sort, after=param(request, "after"), before=param(request, "before")
+    )
     meta = Meta(
         title="Papers",
         description="Machine-learning papers and the code linked to them.",
@@ -154,17 +153,17 @@ def paper_list(request):
         page=page,
         filters=filters,
         sort=sort,
-        sorts=queries.PaperSort.choices,
+        sorts=reads.papers.PaperSort.choices,
     )
 
 
 @require_safe
 @cached_page(json=lambda request, slug: api_url("papers", slug))
 def paper_detail(request, slug: str):
-    paper, current = queries.paper_by_address(slug)
+    paper, current = reads.papers.paper_by_address(slug)
     if not current:
         return redirect(paper, permanent=True)
-    data = queries.paper_page(paper)
+    data = reads.paper_page.paper_page(paper)
     sample_figures = data.figures.samples
     meta = Meta(
         title=paper.title or paper.slug,
@@ -186,7 +185,7 @@ def paper_detail(request, slug: str):
         paper_figures=data.figures,
         chart=chart,
         board_ranks=boards.ranks_of_paper(paper) if data.results else {},
-        related=related.related_papers(paper),
+        related=reads.related.related_papers(paper),
         jsonld=jsonld.scholarly_article(paper, paper.author_names, url),
         bibtex=citations.bibtex(paper, paper.author_names, url),
         citation_meta=citations.meta_tags(paper, paper.author_names),
@@ -197,7 +196,7 @@ def paper_detail(request, slug: str):
 @cached_page
 def paper_bibtex(request, slug: str):
     """The paper's BibTeX entry, as a ``.bib`` download."""
-    paper, current = queries.paper_by_address(slug)
+    paper, current = reads.papers.paper_by_address(slug)
     if not current:
         return redirect("paper_bibtex", slug=paper.slug, permanent=True)
     response = HttpResponse(
@@ -211,15 +210,15 @@ def paper_bibtex(request, slug: str):
 @require_safe
 def paper_by_arxiv_id(request, arxiv_id: str):
     """``/abs/<arXiv id>`` (as on arxiv.org) and ``/paper/<old-style id>``: to the paper's page."""
-    return redirect(queries.paper_by_arxiv_id(arxiv_id), permanent=True)
+    return redirect(reads.papers.paper_by_arxiv_id(arxiv_id), permanent=True)
 
 
 @require_safe
 @cached_page(reads=("q", "sort", *KEYSET), json=list_json("code-entries", q=same("q")))
 def code_entry_list(request):
     q = param(request, "q")
-    sort = choice_param(request, "sort", queries.EntrySort.values) or queries.EntrySort.PLACES
-    page, figures = queries.code_entries_page(
+    sort = choice_param(request, "sort", reads.code.EntrySort.values) or reads.code.EntrySort.PLACES
+    page, figures = reads.code.code_entries_page(
         q, sort, after=param(request, "after"), before=param(request, "before")
     )
     rows = [(entry, figures[entry.pk]) for entry in page.items]
@@ -234,7 +233,7 @@ def code_entry_list(request):
         rows=rows,
         q=q,
         sort=sort,
-        sorts=queries.EntrySort.choices,
+        sorts=reads.code.EntrySort.choices,
     )
 
 
@@ -244,7 +243,7 @@ def code_entry_detail(request, slug: str):
     entry = get_object_or_404(CodeEntry, slug=slug)
     status = choice_param(request, "status", Status.values)
     entry_figures = figures.code_entry_figures(entry)
-    places = queries.entry_places(
+    places = reads.code.entry_places(
         entry, status, after=param(request, "after"), before=param(request, "before")
     )
     meta = Meta(
@@ -279,9 +278,9 @@ def _body_prefix(prefix: str) -> str:
 
 def _body_code_markdown(request, prefix: str) -> str:
     """The code body's text in its Markdown form, exactly where its page shows it
-    (``queries.body_code``: a place whose licence and ``inline_ok`` allow it); else a note."""
+    (``reads.code.body_code``: a place whose licence and ``inline_ok`` allow it); else a note."""
     body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=_body_prefix(prefix))
-    shown = queries.body_code(body).shown_from
+    shown = reads.code.body_code(body).shown_from
     if not shown:
         return "## Code\n\nThis body's text is not shown here: no place of it may show it (pointer only)."
     fence = "`" * max(3, max((len(run) for run in re.findall("`+", shown.body.code)), default=0) + 1)
@@ -296,11 +295,11 @@ def _body_code_markdown(request, prefix: str) -> str:
     markdown=_body_code_markdown,
 )
 def code_body_detail(request, prefix: str):
-    # The text is read only where a place shows it (queries.body_code).
+    # The text is read only where a place shows it (reads.code.body_code).
     body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=_body_prefix(prefix))
     samples = body.samples.all()
     body_figures = figures.sample_figures(samples)
-    places = queries.places_page(samples, after=param(request, "after"), before=param(request, "before"))
+    places = reads.code.places_page(samples, after=param(request, "after"), before=param(request, "before"))
     meta = Meta(
         title=f"Code body {body.sha256_prefix}",
         description=(
@@ -308,7 +307,7 @@ def code_body_detail(request, prefix: str):
             f"in {body_figures.n_papers:,} papers."
         ),
     )
-    code = queries.body_code(body)
+    code = reads.code.body_code(body)
     shown = code.shown_from
     return render_page(
         request,
@@ -340,15 +339,15 @@ def _repo_json(request, owner: str, name: str) -> str:
 @require_safe
 @cached_page(reads=("host", "links_after", "links_before", *KEYSET), json=_repo_json)
 def repo_detail(request, owner: str, name: str):
-    repo = queries.repo_by_address(owner, name, _repo_host(request))
+    repo = reads.repositories.repo_by_address(owner, name, _repo_host(request))
     if (owner, name) != (repo.owner, repo.name):
         return redirect(repo_path(repo), permanent=True)  # one address per repository
     samples = repo.samples.all()
     repo_figures = figures.repo_figures(repo)
-    links = queries.repo_links_page(
+    links = reads.repositories.repo_links_page(
         repo, after=param(request, "links_after"), before=param(request, "links_before")
     )
-    places = queries.places_page(samples, after=param(request, "after"), before=param(request, "before"))
+    places = reads.code.places_page(samples, after=param(request, "after"), before=param(request, "before"))
     meta = Meta(
         title=f"{repo.full_name} (repository)",
         description=(
@@ -390,9 +389,9 @@ def _board_json(request, slug: str) -> str:
 
 def _board_rows_markdown(request, slug: str) -> str:
     """The board's ranked rows in its Markdown form: this page's rows (``?metric=``, ``?page=``)
-    as the HTML page ranks them (``queries.leaderboard_page``), the metric's direction stated."""
+    as the HTML page ranks them (``reads.leaderboards.leaderboard_page``), the metric's direction stated."""
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
-    data = queries.leaderboard_page(board, param(request, "metric"))
+    data = reads.leaderboards.leaderboard_page(board, param(request, "metric"))
     given = param(request, "page")
     rows = data.rows(int(given) if given.isascii() and given.isdigit() else 1, LEADERBOARD_ROWS)
     metric = data.metric or ""
@@ -409,7 +408,7 @@ def _board_rows_markdown(request, slug: str) -> str:
     ]
     for rank, result in enumerate(rows.results, start=rows.first_rank):
         shown = (result.metrics or {}).get(metric) if metric else result.metrics
-        cells = (rank, result.model, queries.result_source(result), shown)
+        cells = (rank, result.model, reads.leaderboards.result_source(result), shown)
         table.append("| " + " | ".join(markdown_forms.cell(c) for c in cells) + " |")
     return "\n".join(table)
 
@@ -418,7 +417,7 @@ def _board_rows_markdown(request, slug: str) -> str:
 @cached_page(reads=("metric", "page", "code"), json=_board_json, markdown=_board_rows_markdown)
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
-    whole = queries.leaderboard_page(board, param(request, "metric"))
+    whole = reads.leaderboards.leaderboard_page(board, param(request, "metric"))
     code = boards.code_of_papers_on(board)
     with_code = flag_param(request, "code")
     data = boards.with_board_ranks(whole, code, code_only=with_code)
@@ -475,15 +474,17 @@ def leaderboard_detail(request, slug: str):
 @cached_page(reads=KEYSET, json=lambda request, slug: api_url("tasks", slug))
 def task_detail(request, slug: str):
     task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
-    papers = queries.task_papers_page(task, after=param(request, "after"), before=param(request, "before"))
-    boards = browse_queries.boards_shown(task.leaderboards)
+    papers = reads.taxonomy.task_papers_page(
+        task, after=param(request, "after"), before=param(request, "before")
+    )
+    boards = reads.leaderboards.boards_shown(task.leaderboards)
     meta = Meta(
         title=f"{task.name} (task)",
         description=describe(markup.plain_text(task.description))
         or f"Papers and leaderboards for the task {task.name}.",
         feed_url=reverse("task_feed", args=[task.slug]),
     )
-    tree = browse_queries.task_tree(task)
+    tree = reads.taxonomy.task_tree(task)
     return render_page(
         request, "catalogue/task_detail.html", meta, task=task, papers=papers, boards=boards, tree=tree
     )
@@ -494,14 +495,14 @@ def task_detail(request, slug: str):
 def method_detail(request, slug: str):
     method = get_object_or_404(Method.objects.select_related("introduced_in"), slug=slug)
     collections = list(method.collections.select_related("area").order_by("name", "slug"))
-    papers = queries.method_papers_page(
+    papers = reads.taxonomy.method_papers_page(
         method, after=param(request, "after"), before=param(request, "before")
     )
     # num_papers is the archive's count, across the whole archive; the catalogue may hold none of
     # those papers. A page of them that is empty (after a cursor past the end, too) asks which.
     holds_papers = bool(papers.items) or Paper.objects.using_method(method.pk).exists()
     introduced_by = list(method.introduced_by.order_by("month", "id")[:50])
-    boards = queries.leaderboards_of_method(method)
+    boards = reads.leaderboards.leaderboards_of_method(method)
     meta = Meta(
         title=f"{method.name} (method)",
         description=describe(markup.plain_text(method.description))
@@ -575,7 +576,7 @@ def attribution_page(request):
         "catalogue/attribution.html",
         meta,
         sources=provenance.snapshot_sources(),
-        counts=queries.catalogue_counts(),
+        counts=reads.papers.catalogue_counts(),
     )
 
 
@@ -597,7 +598,7 @@ def data_page(request):
         meta,
         last_load=provenance.last_successful_load(),
         sources=provenance.snapshot_sources(),
-        counts=queries.catalogue_counts(),
+        counts=reads.papers.catalogue_counts(),
         history=provenance.load_history(after=param(request, "after"), before=param(request, "before")),
         loads_api=api_url("loads"),
     )

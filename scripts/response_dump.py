@@ -152,8 +152,8 @@ def _kind_addresses() -> dict:
     """Per public page kind: an address of it read from the rows (None: the data holds none)."""
     from django.urls import NoReverseMatch, reverse
 
+    from catalogue import conferences
     from catalogue import models as m
-    from catalogue.browse import conferences
 
     def at(name: str, value):
         try:

@@ -13,7 +13,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from catalogue.browse import conferences
+from catalogue import conferences
 from catalogue.loader.schema import MAX_TEXT_CHARS
 from catalogue.models import Author, CodeEntry, Dataset, Leaderboard, Paper, Sample
 from tests.admin_client import make_curator

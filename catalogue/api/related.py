@@ -1,11 +1,11 @@
 """``/api/v1/papers/<id>/related/``: the papers related to one by what only this catalogue knows
 (``catalogue.related``: a shared code body, then a repository, then a leaderboard), each with
-its reason; at most ``related.LIMIT``, in one query whatever the paper."""
+its reason; at most ``reads.related.LIMIT``, in one query whatever the paper."""
 
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from catalogue import related
+from catalogue import reads
 from catalogue.api.views import DetailView, _PaperChild
 
 
@@ -41,6 +41,6 @@ class PaperRelatedList(_PaperChild, DetailView):
     serializer_class = RelatedPapersSerializer
 
     def retrieve(self, request, *args, **kwargs):
-        rows = related.related_papers(self.paper)
+        rows = reads.related.related_papers(self.paper)
         data = {"paper": self.paper.slug, "results": rows}
         return Response(self.serializer_class(data, context=self.get_serializer_context()).data)

@@ -99,7 +99,7 @@ class EvaluationFilter(df.FilterSet):
 
 
 class AuthorFilter(df.FilterSet):
-    """Over author names (``{"name": …}`` rows of ``AuthorName``: ``catalogue.api.queries.author_names``)."""
+    """Over author names (``{"name": …}`` rows of ``AuthorName``: ``catalogue.reads.named.author_names``)."""
 
     q = df.CharFilter(method="filter_q", help_text="Words in the name: every one must occur, in any case.")
     full_name = df.CharFilter(

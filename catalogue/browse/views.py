@@ -8,10 +8,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import authors, markup
+from catalogue import authors, conferences, markup, reads
 from catalogue.addresses import api_url
-from catalogue.browse import conferences
-from catalogue.browse import queries as browse
 from catalogue.models import Author, Dataset, Task
 from catalogue.pageframe import (
     KEYSET,
@@ -29,7 +27,9 @@ from catalogue.pagination.keyset import keyset_page_of_rows
 
 
 def _area_json(request, slug: str) -> str | None:
-    return api_url("areas", slug) if slug != browse.NO_AREA else None  # "Other tasks" is the site's own
+    return (
+        api_url("areas", slug) if slug != reads.taxonomy.NO_AREA else None
+    )  # "Other tasks" is the site's own
 
 
 def _proceeding_json(request, slug: str) -> str:
@@ -40,7 +40,7 @@ def _proceeding_json(request, slug: str) -> str:
 @require_safe
 @cached_page(json=list_json("areas"))
 def sota_index(request):
-    areas = browse.sota_index()
+    areas = reads.taxonomy.sota_index()
     meta = Meta(
         title="Browse state-of-the-art",
         description=(
@@ -48,13 +48,15 @@ def sota_index(request):
             "tasks, their leaderboards and the papers with code that top them."
         ),
     )
-    return render_page(request, "catalogue/sota_index.html", meta, areas=areas, shown=browse.AREA_TASKS_SHOWN)
+    return render_page(
+        request, "catalogue/sota_index.html", meta, areas=areas, shown=reads.taxonomy.AREA_TASKS_SHOWN
+    )
 
 
 @require_safe
 @cached_page(reads=KEYSET, json=_area_json)
 def area_detail(request, slug: str):
-    data = browse.area_page(slug, after=param(request, "after"), before=param(request, "before"))
+    data = reads.taxonomy.area_page(slug, after=param(request, "after"), before=param(request, "before"))
     area = data.area
     meta = Meta(
         title=f"{area.name} (area)",
@@ -70,8 +72,8 @@ def area_detail(request, slug: str):
 def task_list(request):
     q, parent_slug = param(request, "q"), param(request, "parent")
     parent = get_object_or_404(Task, slug=parent_slug) if parent_slug else None
-    sort = choice_param(request, "sort", browse.TASK_SORTS) or "papers"
-    page = browse.tasks_page(
+    sort = choice_param(request, "sort", reads.taxonomy.TASK_SORTS) or "papers"
+    page = reads.taxonomy.tasks_page(
         q, sort, parent=parent, after=param(request, "after"), before=param(request, "before")
     )
     if parent:
@@ -90,7 +92,7 @@ def task_list(request):
         q=q,
         parent=parent,
         sort=sort,
-        sorts=browse.TASK_SORT_LABELS.items(),
+        sorts=reads.taxonomy.TASK_SORT_LABELS.items(),
     )
 
 
@@ -102,14 +104,16 @@ def task_list(request):
     ),
 )
 def dataset_list(request):
-    filters = browse.DatasetFilters(
+    filters = reads.taxonomy.DatasetFilters(
         q=param(request, "q"),
         modality=param(request, "modality"),
         language=param(request, "language"),
         task=param(request, "task"),
     )
-    sort = choice_param(request, "sort", browse.DATASET_SORTS) or "name"
-    page = browse.datasets_page(filters, sort, after=param(request, "after"), before=param(request, "before"))
+    sort = choice_param(request, "sort", reads.taxonomy.DATASET_SORTS) or "name"
+    page = reads.taxonomy.datasets_page(
+        filters, sort, after=param(request, "after"), before=param(request, "before")
+    )
     meta = Meta(
         title="Datasets",
         description="Datasets of machine-learning research: what they hold, their leaderboards and papers.",
@@ -120,9 +124,9 @@ def dataset_list(request):
         meta,
         page=page,
         filters=filters,
-        facets=browse.dataset_facets(),
+        facets=reads.taxonomy.dataset_facets(),
         sort=sort,
-        sorts=browse.DATASET_SORT_LABELS.items(),
+        sorts=reads.taxonomy.DATASET_SORT_LABELS.items(),
         q=filters.q,
     )
 
@@ -131,7 +135,9 @@ def dataset_list(request):
 @cached_page(reads=KEYSET, json=lambda request, slug: api_url("datasets", slug))
 def dataset_detail(request, slug: str):
     dataset = get_object_or_404(Dataset.objects.select_related("introduced_in", "parent"), slug=slug)
-    data = browse.dataset_page(dataset, after=param(request, "after"), before=param(request, "before"))
+    data = reads.taxonomy.dataset_page(
+        dataset, after=param(request, "after"), before=param(request, "before")
+    )
     meta = Meta(
         title=f"{dataset.name} (dataset)",
         description=describe(markup.plain_text(dataset.description))
@@ -164,7 +170,7 @@ def task_leaderboards(request, slug: str):
 
 def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
     """All of a task's or a dataset's leaderboards, most results first, a keyset page at a time."""
-    page = browse.boards_page(
+    page = reads.leaderboards.boards_page(
         owner.leaderboards, after=param(request, "after"), before=param(request, "before")
     )
     return render_page(request, "catalogue/board_list.html", meta, page=page, **context)
@@ -183,7 +189,7 @@ def _author_json(request, name: str) -> str:
 @cached_page(reads=KEYSET, json=_author_json)
 def author_detail(request, name: str):
     try:
-        data = browse.author_page(name, after=param(request, "after"), before=param(request, "before"))
+        data = reads.named.author_page(name, after=param(request, "after"), before=param(request, "before"))
     except Http404:
         # Not an exact name: a name's slug (/author/yanping-huang, Papers with Code's form) is
         # sent to that name's page, the one address of an author (catalogue.authors.by_slug).
@@ -242,7 +248,7 @@ def conference_detail(request, slug: str):
 @require_safe
 @cached_page(reads=KEYSET, json=_proceeding_json)
 def proceeding_detail(request, slug: str):
-    data = browse.proceeding_page(slug, after=param(request, "after"), before=param(request, "before"))
+    data = reads.named.proceeding_page(slug, after=param(request, "after"), before=param(request, "before"))
     name = data.name
     conference = conferences.conference(conferences.proceeding_by_id(slug).conference)
     meta = Meta(title=f"{name} (proceedings)", description=f"{data.n_papers:,} papers published in {name}.")
@@ -253,8 +259,8 @@ def proceeding_detail(request, slug: str):
 @cached_page(reads=("q", "collection", "sort", *KEYSET), json=list_json("methods", q=same("q")))
 def method_list(request):
     q, collection = param(request, "q"), param(request, "collection")
-    sort = choice_param(request, "sort", browse.METHOD_SORTS) or "name"
-    page = browse.methods_page(
+    sort = choice_param(request, "sort", reads.taxonomy.METHOD_SORTS) or "name"
+    page = reads.taxonomy.methods_page(
         q, collection, sort, after=param(request, "after"), before=param(request, "before")
     )
     meta = Meta(
@@ -265,9 +271,9 @@ def method_list(request):
         "catalogue/method_list.html",
         meta,
         page=page,
-        areas=browse.method_areas(),
+        areas=reads.taxonomy.method_areas(),
         q=q,
         collection=collection,
         sort=sort,
-        sorts=browse.METHOD_SORT_LABELS.items(),
+        sorts=reads.taxonomy.METHOD_SORT_LABELS.items(),
     )

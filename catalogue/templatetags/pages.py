@@ -258,8 +258,8 @@ def shown_authors(names) -> list[str]:
 
 @register.filter
 def proceeding_id(name: str) -> str:
-    """The id of the proceeding a paper names (``catalogue.browse.conferences``)."""
-    from catalogue.browse import conferences
+    """The id of the proceeding a paper names (``catalogue.conferences``)."""
+    from catalogue import conferences
 
     return conferences.slug(name)
 
@@ -355,7 +355,7 @@ _PLACES_HEAD = (
 @register.simple_tag
 def paper_place_groups(groups, paper_slug: str) -> SafeString:
     """The paper page's places (catalogue/paper_detail.html): a heading and a table per repository
-    (``PaperPage.samples_by_repo``), a row per ``queries.PaperPlace``, written here rather than by
+    (``PaperPage.samples_by_repo``), a row per ``reads.paper_page.PaperPlace``, written here rather than by
     two nested ``{% for %}`` of the template, whose lookups and filter calls per group and per row
     were most of the page's rendering (a paper has up to some 150 places in as many repositories).
     The markup, whitespace included, is the loops' as they were; tests/test_pages.py compares."""
