@@ -448,8 +448,8 @@ def test_proceedings_are_listed_by_conference_and_gather_their_spellings(client)
 
 
 def test_the_conference_list_is_paged_by_id(client, monkeypatch):
-    from catalogue.browse import views
     from catalogue.pagination.keyset import keyset_page_of_rows
+    from catalogue.web.views import named as views
 
     for venue in ("AAAI", "CVPR", "ICML", "NeurIPS", "proceedings-of-the-27th-international"):
         make_paper(proceeding=f"{venue} 2020")

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from catalogue import metrics, reads
 from catalogue import models as m
-from catalogue.views import LEADERBOARD_ROWS
+from catalogue.web.views.leaderboards import LEADERBOARD_ROWS
 from tests.conftest import load
 from tests.factories import make_leaderboard, make_paper, make_result
 

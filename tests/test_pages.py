@@ -113,7 +113,7 @@ def test_robots_and_sitemaps(client, loaded_seeds, monkeypatch):
     assert f"http://testserver{GPIPE}</loc>" in papers
     assert "/repo/pytorch/pippy</loc>" in html(client, "/sitemap-repositories.xml")
 
-    from catalogue import sitemaps
+    from catalogue.web import sitemaps
 
     monkeypatch.setattr(sitemaps.PaperSitemap, "limit", 5)
     index = html(client, "/sitemap.xml")
@@ -774,7 +774,7 @@ def test_queries_per_page_do_not_grow_with_rows(client, db, page):
     assert one == fifty, f"{url}: {one} queries with 1 row, {fifty} with 50"
 
 
-# Public page kinds (catalogue.public_pages) whose queries are counted for 1 and 50 rows by a
+# Public page kinds (catalogue.web.public_pages) whose queries are counted for 1 and 50 rows by a
 # test of their own module, with rows built for them; and those not counted yet, with why.
 QUERY_COUNTS_ELSEWHERE = {
     **dict.fromkeys(
@@ -813,7 +813,7 @@ def test_every_public_page_kind_has_its_queries_counted_or_says_why_not(db):
 
     from django.urls import resolve
 
-    from catalogue.public_pages import public_page_kinds
+    from catalogue.web.public_pages import public_page_kinds
 
     kinds = public_page_kinds()
     by_view = {kind.view: kind.name for kind in kinds}
@@ -910,7 +910,7 @@ def test_page_cache_keeps_pages_apart(client, loaded_seeds, settings):
 
 
 def test_a_big_leaderboard_shows_its_best_hundred_rows_and_pages_the_rest(client, db):
-    from catalogue.views import LEADERBOARD_ROWS
+    from catalogue.web.views.leaderboards import LEADERBOARD_ROWS
 
     board = make_leaderboard()
     paper = make_paper()

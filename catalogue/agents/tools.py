@@ -29,9 +29,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from catalogue import attribution, boards, identities, metrics, reads
+from catalogue import attribution, identities, metrics, reads
 from catalogue.agents.bridge import on_request_thread
 from catalogue.models import CodeBody, Leaderboard
+from catalogue.web import boards
 
 SCHEMA_VERSION = "1"
 MAX_ROWS = 25

@@ -228,7 +228,7 @@ class PaperMethodList(_PaperChild, ListView):
 
 class _BestRanksOfThePage:
     """A list of leaderboard rows whose ``best_metric`` and ``best_rank`` are read for the page:
-    one query over every board on it (``reads.leaderboards.best_ranks``), not one per row or board."""
+    one query over every board on it (``queries.best_ranks``), not one per row or board."""
 
     def extra_context(self, rows):
         return {**super().extra_context(rows), "best": reads.leaderboards.best_ranks(rows)}

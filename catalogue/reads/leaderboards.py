@@ -32,7 +32,7 @@ def leaderboard_results(leaderboard: Leaderboard) -> list[Result]:
 
 @dataclass(frozen=True)
 class Point:
-    """A dated result on a board's chart (``catalogue.charts.metric_over_time`` draws them)."""
+    """A dated result on a board's chart (``catalogue.web.charts.metric_over_time`` draws them)."""
 
     x: float  # a date as a fractional year (2018.87 ≈ mid-November 2018)
     y: float

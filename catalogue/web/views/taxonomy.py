@@ -1,20 +1,17 @@
-"""The browsing pages: /sota/ (areas and their tasks), /area/<slug>, /tasks/, /datasets/,
-/dataset/<slug>, a task's or a dataset's leaderboards, /author/<name>, /proceedings/ (the
-conferences), /conference/<id> and /proceeding/<id>. Thin views over ``catalogue.browse.queries``,
-with the site's own helpers."""
+"""The taxonomy's pages: /sota/ (areas and their tasks), /area/<slug>, /tasks/ and a task, its
+leaderboards; /datasets/ and a dataset, its leaderboards; /methods/ and a method.
+"""
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from catalogue import authors, conferences, markup, reads
+from catalogue import markup, reads
 from catalogue.addresses import api_url
-from catalogue.models import Author, Dataset, Task
-from catalogue.pageframe import (
+from catalogue.models import Dataset, Method, Paper, Task
+from catalogue.web.pageframe import (
     KEYSET,
     Meta,
-    MovedTo,
     cached_page,
     choice_param,
     describe,
@@ -23,18 +20,66 @@ from catalogue.pageframe import (
     render_page,
     same,
 )
-from catalogue.pagination.keyset import keyset_page_of_rows
+
+
+@require_safe
+@cached_page(reads=KEYSET, json=lambda request, slug: api_url("tasks", slug))
+def task_detail(request, slug: str):
+    task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
+    papers = reads.taxonomy.task_papers_page(
+        task, after=param(request, "after"), before=param(request, "before")
+    )
+    boards = reads.leaderboards.boards_shown(task.leaderboards)
+    meta = Meta(
+        title=f"{task.name} (task)",
+        description=describe(markup.plain_text(task.description))
+        or f"Papers and leaderboards for the task {task.name}.",
+        feed_url=reverse("task_feed", args=[task.slug]),
+    )
+    tree = reads.taxonomy.task_tree(task)
+    return render_page(
+        request, "catalogue/task_detail.html", meta, task=task, papers=papers, boards=boards, tree=tree
+    )
+
+
+@require_safe
+@cached_page(reads=KEYSET, json=lambda request, slug: api_url("methods", slug))
+def method_detail(request, slug: str):
+    method = get_object_or_404(Method.objects.select_related("introduced_in"), slug=slug)
+    collections = list(method.collections.select_related("area").order_by("name", "slug"))
+    papers = reads.taxonomy.method_papers_page(
+        method, after=param(request, "after"), before=param(request, "before")
+    )
+    # num_papers is the archive's count, across the whole archive; the catalogue may hold none of
+    # those papers. A page of them that is empty (after a cursor past the end, too) asks which.
+    holds_papers = bool(papers.items) or Paper.objects.using_method(method.pk).exists()
+    introduced_by = list(method.introduced_by.order_by("month", "id")[:50])
+    boards = reads.leaderboards.leaderboards_of_method(method)
+    meta = Meta(
+        title=f"{method.name} (method)",
+        description=describe(markup.plain_text(method.description))
+        or (
+            f"Papers that use or introduce the method {method.full_name or method.name}, "
+            "and their leaderboards."
+        ),
+    )
+    return render_page(
+        request,
+        "catalogue/method_detail.html",
+        meta,
+        method=method,
+        collections=collections,
+        papers=papers,
+        holds_papers=holds_papers,
+        introduced_by=introduced_by,
+        boards=boards,
+    )
 
 
 def _area_json(request, slug: str) -> str | None:
     return (
         api_url("areas", slug) if slug != reads.taxonomy.NO_AREA else None
     )  # "Other tasks" is the site's own
-
-
-def _proceeding_json(request, slug: str) -> str:
-    proceeding = conferences.proceeding_by_id(slug)
-    return api_url("conferences", proceeding.conference, "proceedings", proceeding.id)
 
 
 @require_safe
@@ -174,85 +219,6 @@ def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
         owner.leaderboards, after=param(request, "after"), before=param(request, "before")
     )
     return render_page(request, "catalogue/board_list.html", meta, page=page, **context)
-
-
-@require_safe
-def _author_json(request, name: str) -> str:
-    """The API's author; a name's slug is sent to the exact name's page form (as the page is)."""
-    if not Author.objects.filter(name=name).exists():
-        found = authors.by_slug(name)
-        if found is not None and found != name and authors.has_page(found):
-            raise MovedTo(reverse("author", args=[found]))
-    return api_url("authors", name)
-
-
-@cached_page(reads=KEYSET, json=_author_json)
-def author_detail(request, name: str):
-    try:
-        data = reads.named.author_page(name, after=param(request, "after"), before=param(request, "before"))
-    except Http404:
-        # Not an exact name: a name's slug (/author/yanping-huang, Papers with Code's form) is
-        # sent to that name's page, the one address of an author (catalogue.authors.by_slug).
-        found = authors.by_slug(name)
-        if found is None or found == name or not authors.has_page(found):
-            raise
-        query = request.META.get("QUERY_STRING", "")
-        return redirect(reverse("author", args=[found]) + (f"?{query}" if query else ""), permanent=True)
-    meta = Meta(
-        title=f"{name} (author)",
-        description=f"Papers with {name} among the authors: {data.n_papers:,}.",
-    )
-    return render_page(request, "catalogue/author_detail.html", meta, data=data)
-
-
-CONFERENCES_PER_PAGE = 100
-
-
-@require_safe
-@cached_page(reads=KEYSET, json=list_json("conferences"))
-def proceeding_list(request):
-    page = keyset_page_of_rows(
-        conferences.summaries(),
-        "id",
-        after=param(request, "after"),
-        before=param(request, "before"),
-        size=CONFERENCES_PER_PAGE,
-    )
-    meta = Meta(
-        title="Proceedings",
-        description="Conferences, their proceedings and the papers the archive places in them.",
-    )
-    return render_page(request, "catalogue/proceeding_list.html", meta, page=page)
-
-
-@require_safe
-@cached_page(json=lambda request, slug: api_url("conferences", slug))
-def conference_detail(request, slug: str):
-    conference = conferences.conference(slug)
-    newest_first = sorted(conference.proceedings, key=lambda p: (-(p.year or 0), -(p.month or 0), p.id))
-    n_papers = sum(p.n_papers for p in conference.proceedings)
-    meta = Meta(
-        title=f"{conference.name} (conference)",
-        description=f"{len(newest_first):,} proceedings of {conference.name}, {n_papers:,} papers.",
-    )
-    return render_page(
-        request,
-        "catalogue/conference_detail.html",
-        meta,
-        conference=conference,
-        proceedings=newest_first,
-        n_papers=n_papers,
-    )
-
-
-@require_safe
-@cached_page(reads=KEYSET, json=_proceeding_json)
-def proceeding_detail(request, slug: str):
-    data = reads.named.proceeding_page(slug, after=param(request, "after"), before=param(request, "before"))
-    name = data.name
-    conference = conferences.conference(conferences.proceeding_by_id(slug).conference)
-    meta = Meta(title=f"{name} (proceedings)", description=f"{data.n_papers:,} papers published in {name}.")
-    return render_page(request, "catalogue/proceeding_detail.html", meta, data=data, conference=conference)
 
 
 @require_safe

@@ -251,7 +251,7 @@ def has_code(result: Result, code: dict[int, CodeChoice]) -> bool:
 
 
 def with_board_ranks(data, code: dict[int, CodeChoice], *, code_only: bool = False):
-    """``data`` (a ``reads.leaderboards.LeaderboardPage``) with each row's ``board_rank`` set (its place on the
+    """``data`` (``reads.leaderboards.LeaderboardPage``) with each row's ``board_rank`` set (its place on the
     whole board) and, ``code_only``, only the rows with code: a filtered row keeps its rank."""
     for rank, result in enumerate(data.results, 1):
         result.board_rank = rank

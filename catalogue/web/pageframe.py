@@ -11,8 +11,8 @@
   Markdown is (``cached_page(json=…, markdown=…)``, ``list_json``, ``json_form_of``).
 - Its cached copy, shared by every visitor (``catalogue.caching``).
 
-The pages are ``catalogue.views``, ``catalogue.browse.views``, ``catalogue.board_views``,
-``catalogue.authors``' and the feeds (``feed``); their addresses are ``catalogue.addresses``'.
+The pages are ``catalogue.web.views`` (one module per domain) and the feeds (``feed``); their
+addresses are ``catalogue.addresses``'.
 """
 
 import json as jsonlib
@@ -31,8 +31,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.encoding import escape_uri_path
 from django.views.decorators.http import require_safe
 
-from catalogue import caching, markdown_forms
+from catalogue import caching
 from catalogue.addresses import API_ROOT, api_url
+from catalogue.web import markdown_forms
 
 # --- reading the query string -------------------------------------------------------
 
@@ -77,7 +78,7 @@ class Meta:
     og_type: str = "website"
     api_url: str = ""  # the API's address of what the page shows (set from cached_page's json=)
     json_url: str = ""  # this page's own JSON form (<page>.json), when it has one
-    feed_url: str = ""  # its Atom feed (catalogue.feeds), if it has one
+    feed_url: str = ""  # its Atom feed (catalogue.web.feeds), if it has one
     noindex: bool = False
 
 
@@ -169,7 +170,7 @@ def cached_page(
       Every answer says ``Vary: Accept``; HTML copies are kept under the page's address and JSON
       under the API's, so neither is ever served for the other.
     - The Markdown form (``<page>.md``, or a client preferring ``text/markdown``): the same API
-      answer written as Markdown (``catalogue.markdown_forms``), with the attribution; ``markdown``
+      answer written as Markdown (``catalogue.web.markdown_forms``), with the attribution; ``markdown``
       (request, the page's URL arguments) -> Markdown the page adds (a code body's text, where
       its page shows it). A page with no JSON form has none (406).
     - The cache: the key holds ``caching.data_version()`` (one cheap query), so a load or a
@@ -356,5 +357,5 @@ def flag(api_name: str) -> Callable[[str], dict[str, str]]:
 
 
 def feed(view):
-    """An Atom feed (``catalogue.feeds``) as a view: GET and HEAD only, cached like the pages."""
+    """An Atom feed (``catalogue.web.feeds``) as a view: GET and HEAD only, cached like the pages."""
     return require_safe(cached_page(view))
