@@ -17,8 +17,6 @@ from catalogue.reads.sql import id_list
 
 # Search: facets are counted over the best SEARCH_FACET_LIMIT hits (the page says so).
 SEARCH_FACET_LIMIT = 1000
-
-
 SEARCH_PAGE_SIZE = 20
 
 
@@ -87,8 +85,28 @@ def search_page(q: str, filters: SearchFilters, page: int = 1) -> SearchPage:
 
 def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
     hits = search.ranked(q, limit=SEARCH_FACET_LIMIT + 1)
-    capped = len(hits) > SEARCH_FACET_LIMIT
     items = [SearchItem(h.kind, h.object_id, h.rank) for h in hits[:SEARCH_FACET_LIMIT]]
+    _describe(items)
+    facets = _facets(items, filters)
+    passing = [item for item in items if _passes(item, filters)]
+    pages = max(1, -(-len(passing) // SEARCH_PAGE_SIZE))
+    page = min(max(page, 1), pages)
+    shown = passing[(page - 1) * SEARCH_PAGE_SIZE : page * SEARCH_PAGE_SIZE]
+    entry_figures = _attach_objects(shown)
+    return SearchPage(
+        items=[i for i in shown if i.obj is not None],
+        total=len(passing),
+        capped=len(hits) > SEARCH_FACET_LIMIT,
+        page=page,
+        pages=pages,
+        facets=facets,
+        entry_figures=entry_figures,
+    )
+
+
+def _describe(items: list[SearchItem]) -> None:
+    """Set what the filters and facets read on each hit: a paper's year, tasks and official
+    code; every hit's statuses (of the places of the paper, entry or repository)."""
     by_kind: dict[str, dict[int, SearchItem]] = {k: {} for k in SearchKind.values}
     for item in items:
         by_kind[item.kind][item.object_id] = item
@@ -115,6 +133,9 @@ def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
             for pk, status in pairs:
                 found[pk].statuses.add(status)
 
+
+def _facets(items: list[SearchItem], filters: SearchFilters) -> dict[str, list[tuple[str, str, int]]]:
+    """Each facet's values with their counts, each counted over the hits that pass every other filter."""
     facets: dict[str, Counter] = {name: Counter() for name in ("kind", "task", "year", "official", "status")}
     task_names: dict[str, str] = {}
     for item in items:
@@ -130,7 +151,7 @@ def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
         if _passes(item, filters, skip="status"):
             facets["status"].update(item.statuses)
     kind_labels = {"paper": "papers", "entry": "code entries", "repo": "repositories"}
-    facet_lists = {
+    return {
         "kind": [(k, kind_labels[k], facets["kind"][k]) for k in SearchKind.values if facets["kind"][k]],
         "task": [
             (slug, task_names[slug], n)
@@ -143,10 +164,10 @@ def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
         ],
     }
 
-    passing = [item for item in items if _passes(item, filters)]
-    pages = max(1, -(-len(passing) // SEARCH_PAGE_SIZE))
-    page = min(max(page, 1), pages)
-    shown = passing[(page - 1) * SEARCH_PAGE_SIZE : page * SEARCH_PAGE_SIZE]
+
+def _attach_objects(shown: list[SearchItem]) -> dict[int, SampleFigures]:
+    """Set each shown hit's object (a paper with its authors, a code entry, a repository); return
+    the shown code entries' figures."""
     objects: dict[str, dict[int, object]] = {}
     wanted = {k: [i.object_id for i in shown if i.kind == k] for k in SearchKind.values}
     if wanted[SearchKind.PAPER]:
@@ -164,15 +185,7 @@ def _search_page(q: str, filters: SearchFilters, page: int) -> SearchPage:
         objects[SearchKind.REPO] = {r.pk: r for r in Repo.objects.filter(pk__in=wanted[SearchKind.REPO])}
     for item in shown:
         item.obj = objects.get(item.kind, {}).get(item.object_id)
-    return SearchPage(
-        items=[i for i in shown if i.obj is not None],
-        total=len(passing),
-        capped=capped,
-        page=page,
-        pages=pages,
-        facets=facet_lists,
-        entry_figures=entry_figures,
-    )
+    return entry_figures
 
 
 AUTHORS_FROM_HITS = 200  # best paper hits whose authors a search looks through

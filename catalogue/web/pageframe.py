@@ -190,14 +190,7 @@ def cached_page(
         page_params = known | cache_bust_params()
         repeated = any(len(values) > 1 for _, values in request.GET.lists())
         if repeated or set(request.GET) - page_params:
-            # A parameter given twice (?page=1&page=2) is sent away like an unknown one, to the
-            # address with only its last value, the one the page read: the reader lands on the
-            # page they were shown before, at an address that says which. The API refuses it
-            # (400): people follow links, programs read errors. No page reads several values.
-            query = caching.canonical_query(request, page_params, one_each=True)
-            response = redirect(
-                escape_uri_path(request.path) + (f"?{query}" if query else ""), permanent=True
-            )
+            response = _to_known_params(request, page_params)
         else:
             request.page_params = page_params
             if negotiate:
@@ -210,6 +203,16 @@ def cached_page(
     wrapper.public_page = True  # json_form_of serves <page>.json only for these
     wrapper.page_reads = known
     return wrapper
+
+
+def _to_known_params(request, page_params: frozenset[str]) -> HttpResponse:
+    """A 301 to the address with only the parameters the page reads. A parameter given twice
+    (?page=1&page=2) is sent away like an unknown one, to the address with only its last value,
+    the one the page read: the reader lands on the page they were shown before, at an address
+    that says which. The API refuses it (400): people follow links, programs read errors. No
+    page reads several values."""
+    query = caching.canonical_query(request, page_params, one_each=True)
+    return redirect(escape_uri_path(request.path) + (f"?{query}" if query else ""), permanent=True)
 
 
 def _represent(view, json_form: JsonForm | None, request, args, kwargs, markdown=None) -> HttpResponse:
