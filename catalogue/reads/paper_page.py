@@ -87,6 +87,13 @@ def _page_db(paper: Paper):
     return connections[paper._state.db or router.db_for_read(Paper)]  # where the paper was read
 
 
+def _page_rows(paper: Paper, sql: str) -> list[tuple]:
+    """The rows of ``sql`` for the paper's id, read where the paper was read."""
+    with _page_db(paper).cursor() as cursor:
+        cursor.execute(sql, [paper.pk])
+        return cursor.fetchall()
+
+
 def paper_results(paper: Paper) -> list[ResultRow]:
     """The paper's results by task, dataset, model: one query written for the page, which shows
     five columns of them (the ORM's select_related built a Result, a Leaderboard, a Task and a
@@ -98,22 +105,20 @@ def paper_results(paper: Paper) -> list[ResultRow]:
         "JOIN catalogue_task t ON t.id = b.task_id JOIN catalogue_dataset d ON d.id = b.dataset_id "
         "WHERE r.paper_id = %s ORDER BY t.name, d.name, r.model, r.row_key"
     )
-    with _page_db(paper).cursor() as cursor:
-        cursor.execute(sql, [paper.pk])
-        return [
-            ResultRow(
-                pk=pk,
-                url=reverse("leaderboard", args=[slug]),
-                task_name=task,
-                dataset_name=dataset,
-                model=model,
-                rank_in_archive_order=rank,
-                of=of,
-                metrics=from_json(metrics),
-                uses_additional_data=_flag(extra),
-            )
-            for pk, slug, task, dataset, model, rank, of, metrics, extra in cursor.fetchall()
-        ]
+    return [
+        ResultRow(
+            pk=pk,
+            url=reverse("leaderboard", args=[slug]),
+            task_name=task,
+            dataset_name=dataset,
+            model=model,
+            rank_in_archive_order=rank,
+            of=of,
+            metrics=from_json(metrics),
+            uses_additional_data=_flag(extra),
+        )
+        for pk, slug, task, dataset, model, rank, of, metrics, extra in _page_rows(paper, sql)
+    ]
 
 
 @dataclass(frozen=True)
@@ -185,27 +190,25 @@ def paper_code_links(paper: Paper) -> list[LinkRow]:
         "ORDER BY l.is_official IS NULL, l.is_official DESC, "
         "l.mentioned_in_paper IS NULL, l.mentioned_in_paper DESC, r.key, l.sub_path, d.kind, lb.slug"
     )
-    with _page_db(paper).cursor() as cursor:
-        cursor.execute(sql, [paper.pk])
-        links: dict[int, LinkRow] = {}
-        for row in cursor.fetchall():
-            pk, owner, name, host, spdx, reach, url, sub_path, official, mentioned, framework = row[:11]
-            in_github, kind, board, task, dataset = row[11:]
-            link = links.get(pk)
-            if link is None:
-                link = links[pk] = LinkRow(
-                    pk=pk,
-                    repo=RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach),
-                    repo_url=url,
-                    sub_path=sub_path,
-                    is_official=_flag(official),
-                    mentioned_in_paper=_flag(mentioned),
-                    framework=framework,
-                    mentioned_in_github=_flag(in_github),
-                )
-            if kind:
-                link.sources.append(LinkSource(kind, board, f"{task} on {dataset}" if board else None))
-        return list(links.values())
+    links: dict[int, LinkRow] = {}
+    for row in _page_rows(paper, sql):
+        pk, owner, name, host, spdx, reach, url, sub_path, official, mentioned, framework = row[:11]
+        in_github, kind, board, task, dataset = row[11:]
+        link = links.get(pk)
+        if link is None:
+            link = links[pk] = LinkRow(
+                pk=pk,
+                repo=RepoRef(owner=owner, name=name, host=host, spdx=spdx, reach_status=reach),
+                repo_url=url,
+                sub_path=sub_path,
+                is_official=_flag(official),
+                mentioned_in_paper=_flag(mentioned),
+                framework=framework,
+                mentioned_in_github=_flag(in_github),
+            )
+        if kind:
+            link.sources.append(LinkSource(kind, board, f"{task} on {dataset}" if board else None))
+    return list(links.values())
 
 
 @dataclass
