@@ -1,6 +1,6 @@
 """``/api/v1/papers/<id>/related/``: the papers related to one by what only this catalogue knows
-(``catalogue.related``: a shared code body, then a repository, then a leaderboard), each with
-its reason; at most ``related.LIMIT``, in one query whatever the paper."""
+(``catalogue.reads.related``: a shared code body, then a repository, then a leaderboard), each with
+its reason; at most ``reads.related.LIMIT``, in one query whatever the paper."""
 
 from rest_framework import serializers
 from rest_framework.response import Response
