@@ -32,7 +32,6 @@ from pydantic import Field
 from catalogue import attribution, identities, metrics, reads
 from catalogue.agents.bridge import on_request_thread
 from catalogue.models import CodeBody, Leaderboard
-from catalogue.web import boards
 
 SCHEMA_VERSION = "1"
 MAX_ROWS = 25
@@ -483,10 +482,10 @@ async def get_leaderboard(
                     continue
                 kept.append((rank, result))
             ranked = kept
-        # The board page's code rule (boards.row_code: the paper's links, else the table row's own),
-        # so "with code only" keeps the rows the page's ?code=1 keeps.
-        code = boards.code_of_papers_on(found)
-        with_code = {r.pk for _, r in ranked if boards.has_code(r, code)}
+        # The board page's code rule (reads.leaderboards.row_code: the paper's links, else the table
+        # row's own), so "with code only" keeps the rows the page's ?code=1 keeps.
+        code = reads.leaderboards.code_of_papers_on(found)
+        with_code = {r.pk for _, r in ranked if reads.leaderboards.has_code(r, code)}
         if with_code_only:
             ranked = [(rank, r) for rank, r in ranked if r.pk in with_code]
         key = f"board:{board}?" + urlencode(

@@ -1,15 +1,18 @@
 """Reads of leaderboards: a board's rows in archive order, ranked by a metric (the board page,
 the API's ``best_rank``, the MCP tools and the badges all rank with :func:`ranked`), its chart's
-points, a task's or dataset's busiest boards, a method's boards, and the API's boards and rows.
+points, a task's or dataset's busiest boards, a method's boards, the API's boards and rows, and
+each row's code (``code_of_papers_on``: the board's "with code only" rule, for the page, its
+downloads and the MCP tools) and a paper's rank on its boards (``BoardRank``: the paper page's
+"Ranked #N", the badges).
 """
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from catalogue import memo, metrics
-from catalogue.models import Leaderboard, Method, Result
+from catalogue.models import CodeLink, Leaderboard, Method, Paper, Result
 from catalogue.pagination.keyset import Key, KeysetPage, keyset_page
 
 
@@ -227,3 +230,124 @@ def leaderboard_metrics(board: Leaderboard) -> list[str]:
     for stated in board.results.values_list("metrics", flat=True):
         names.update(stated or {})
     return sorted(names)
+
+
+# --- a board's rows: their code, a paper's ranks -------------------------------------------
+
+
+@dataclass(frozen=True)
+class CodeChoice:
+    """The code a board row links: the paper's official implementation, else its most-mentioned
+    link (mentioned in the paper and on GitHub count one each), else what the table's row gives."""
+
+    url: str
+    label: str  # owner/name, or the row's own title for its link
+    framework: str
+    why: str  # "official", "most mentioned", "the table's row"
+
+
+def _choice_key(row) -> tuple:
+    official, in_paper, in_github, key, sub_path = row[5:]
+    mentions = bool(in_paper) + bool(in_github)
+    return (not official, -mentions, key, sub_path)
+
+
+def code_of_papers_on(board: Leaderboard) -> dict[int, CodeChoice]:
+    """The code each paper with a row on ``board`` links (:class:`CodeChoice`), by paper id: one query."""
+    on_board = Result.objects.filter(leaderboard_id=board.pk, paper_id__isnull=False).values("paper_id")
+    rows = CodeLink.objects.filter(paper_id__in=Subquery(on_board)).values_list(
+        "paper_id",
+        "repo_url",
+        "repo__owner",
+        "repo__name",
+        "framework",
+        "is_official",
+        "mentioned_in_paper",
+        "mentioned_in_github",
+        "repo__key",
+        "sub_path",
+    )
+    best: dict[int, tuple] = {}
+    for row in rows:
+        if row[0] not in best or _choice_key(row) < _choice_key(best[row[0]]):
+            best[row[0]] = row
+    choices = {}
+    for paper_id, row in best.items():
+        _, url, owner, name, framework, official, in_paper, in_github, _, sub_path = row
+        why = "official" if official else "most mentioned" if (in_paper or in_github) else "linked"
+        label = f"{owner}/{name}" + (f"/{sub_path}" if sub_path else "")
+        choices[paper_id] = CodeChoice(url=url, label=label, framework=framework, why=why)
+    return choices
+
+
+def row_code(result: Result, code: dict[int, CodeChoice]) -> CodeChoice | None:
+    """The code of a row: its paper's (:func:`code_of_papers_on`), else the first link its table gives."""
+    if result.paper_id and result.paper_id in code:
+        return code[result.paper_id]
+    for link in result.code_links or []:
+        if isinstance(link, dict) and isinstance(link.get("url"), str) and link["url"].startswith("http"):
+            title = link.get("title")
+            return CodeChoice(
+                url=link["url"],
+                label=title if isinstance(title, str) and title else link["url"],
+                framework="",
+                why="the table's row",
+            )
+    return None
+
+
+def rank_words(rank: int, metric: str | None, direction: str | None) -> str:
+    """'#3 on this board, by Accuracy' (or 'in the table's own order' where the direction is not known)."""
+    if metric and direction:
+        return f"#{rank:,} on this board, by {metric}"
+    return f"#{rank:,} on this board, in the table’s own order"
+
+
+@dataclass(frozen=True)
+class BoardRank:
+    rank: int  # the row's place on its board, as the board page ranks it
+    of: int  # rows on the board
+    metric: str | None
+    direction: str | None
+
+    @property
+    def words(self) -> str:
+        return rank_words(self.rank, self.metric, self.direction)
+
+
+def ranks_of_paper(paper: Paper) -> dict[int, BoardRank]:
+    """Each of the paper's result rows' :class:`BoardRank`, by result id: one query reads every row
+    of every board the paper is on (their metrics), ranked as each board's page ranks it."""
+    boards = Result.objects.filter(paper_id=paper.pk).values("leaderboard_id")
+    rows = (
+        Result.objects.filter(leaderboard_id__in=Subquery(boards))
+        .select_related("leaderboard")
+        .order_by("leaderboard_id", *board_row_order())
+        .only("id", "paper_id", "leaderboard_id", "metrics", "leaderboard__metrics")
+    )
+    of_board: dict[int, list[Result]] = {}
+    for row in rows:
+        of_board.setdefault(row.leaderboard_id, []).append(row)
+    found: dict[int, BoardRank] = {}
+    for board_rows in of_board.values():
+        metric, _, ordered = ranked(board_rows[0].leaderboard, board_rows)
+        direction = metrics.direction(metric) if metric else None
+        for rank, row in enumerate(ordered, 1):
+            if row.paper_id == paper.pk:
+                found[row.pk] = BoardRank(rank, len(ordered), metric, direction)
+    return found
+
+
+def best_rank_on(board: Leaderboard, paper: Paper) -> tuple[BoardRank, Result] | None:
+    """The paper's best-placed row on ``board`` and its :class:`BoardRank`; None if it has no row
+    there. One query (the board's rows)."""
+    metric, _, ordered = ranked(board, leaderboard_results(board))
+    direction = metrics.direction(metric) if metric else None
+    for rank, row in enumerate(ordered, 1):
+        if row.paper_id == paper.pk:
+            return BoardRank(rank, len(ordered), metric, direction), row
+    return None
+
+
+def has_code(result: Result, code: dict[int, CodeChoice]) -> bool:
+    return row_code(result, code) is not None

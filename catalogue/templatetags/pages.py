@@ -457,7 +457,7 @@ def board_rows(context, results, metric_names, metric, start=1, code=None) -> Sa
     (``render_value_in_context``: localized, escaped); tests/test_pages.py compares the two.
     ``start`` is the first row's rank on the whole board (101 on its second page); a row that
     carries its own ``board_rank`` (a filtered board: "with code only") shows that instead.
-    ``code`` (``catalogue.web.boards.code_of_papers_on``), when given, adds the code column."""
+    ``code`` (``catalogue.reads.leaderboards.code_of_papers_on``), when given, adds the code column."""
     out = []
     for counter, r in enumerate(results, start=start):
         out.append(_board_row(context, getattr(r, "board_rank", counter), r, metric_names, metric, code))
@@ -465,7 +465,7 @@ def board_rows(context, results, metric_names, metric, start=1, code=None) -> Sa
 
 
 def _code_cell(show, r, code) -> str:
-    from catalogue.web.boards import row_code  # the tag library loads before the models
+    from catalogue.reads.leaderboards import row_code  # the tag library loads before the models
 
     chosen = row_code(r, code)
     if chosen is None:

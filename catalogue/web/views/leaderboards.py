@@ -88,7 +88,7 @@ def _board_rows_markdown(request, slug: str) -> str:
 def leaderboard_detail(request, slug: str):
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
     whole = reads.leaderboards.leaderboard_page(board, param(request, "metric"))
-    code = boards.code_of_papers_on(board)
+    code = reads.leaderboards.code_of_papers_on(board)
     with_code = flag_param(request, "code")
     data = boards.with_board_ranks(whole, code, code_only=with_code)
     given = param(request, "page")
@@ -148,7 +148,7 @@ def leaderboard_table(request, slug: str, fmt: str):
         raise Http404("A board's table is table.csv or table.json")
     board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
     whole = reads.leaderboards.leaderboard_page(board, param(request, "metric"))
-    code = boards.code_of_papers_on(board)
+    code = reads.leaderboards.code_of_papers_on(board)
     data = boards.with_board_ranks(whole, code, code_only=flag_param(request, "code"))
     columns = boards.table_columns(data.metric_names)
     rows = [
@@ -183,7 +183,7 @@ def _badge_face(paper_slug: str, board_slug: str) -> tuple[str, str, int]:
         board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=board_slug)
     except Http404:
         return "not known", BADGE_GREY, 404
-    found = boards.best_rank_on(board, paper)
+    found = reads.leaderboards.best_rank_on(board, paper)
     if not found:
         return "no result on this board", BADGE_GREY, 200
     return boards.badge_message(found[0], board), boards.BADGE_COLOUR, 200

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 from catalogue import reads, search
 from catalogue.addresses import api_url
 from catalogue.models import SearchKind, Status
-from catalogue.web import boards, charts, citations, jsonld
+from catalogue.web import charts, citations, jsonld
 from catalogue.web.pageframe import (
     KEYSET,
     Meta,
@@ -133,7 +133,7 @@ def paper_detail(request, slug: str):
         figures=sample_figures,
         paper_figures=data.figures,
         chart=chart,
-        board_ranks=boards.ranks_of_paper(paper) if data.results else {},
+        board_ranks=reads.leaderboards.ranks_of_paper(paper) if data.results else {},
         related=reads.related.related_papers(paper),
         jsonld=jsonld.scholarly_article(paper, paper.author_names, url),
         bibtex=citations.bibtex(paper, paper.author_names, url),
