@@ -62,8 +62,6 @@ def places_page(
 # Of the places that may show a body's text, the one its page shows it from: one with a
 # repository first (its attribution names one), then by natural keys, the same on every database.
 SHOWN_FROM_ORDER = (F("repo__key").asc(nulls_last=True), "path", "paper__slug", "entry__name")
-
-
 FILE_URLS_SHOWN = 5
 
 

@@ -163,8 +163,6 @@ def _boards_of(method: Method, limit: int) -> list[Leaderboard]:
 # A task's or a dataset's page shows its busiest boards; all of them are a page at a time on
 # /task/<slug>/leaderboards and /dataset/<slug>/leaderboards. ImageNet has 557 at archive size.
 BOARDS_SHOWN = 20
-
-
 BOARD_KEYS = [Key("n_results", True, int), Key("slug", False, str)]  # most results first
 
 

@@ -254,8 +254,6 @@ _PLACE_COLUMNS = (
 
 
 _BEFORE_REPO = len(_PLACE_COLUMNS) - 5  # the PaperPlace fields before ``repo``
-
-
 _PAPER_PLACES = CompiledQuery(
     lambda paper_id, alias: (
         Sample.objects.filter(paper_id=paper_id)

@@ -275,8 +275,6 @@ class PaperRow:
 
 
 _ROW_FIELDS = [f for f in PaperRow.__dataclass_fields__ if f not in ("pk", "authors", "aliases", "places")]
-
-
 _PLACE_FIELDS = (*figures.PLACE_FIELDS, "repo_kind")
 
 

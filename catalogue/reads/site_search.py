@@ -189,8 +189,6 @@ def _attach_objects(shown: list[SearchItem]) -> dict[int, SampleFigures]:
 
 
 AUTHORS_FROM_HITS = 200  # best paper hits whose authors a search looks through
-
-
 AUTHORS_SHOWN = 10
 
 

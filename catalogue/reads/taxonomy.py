@@ -31,8 +31,6 @@ def method_papers_page(method: Method, *, after: str | None = None, before: str 
 
 
 AREA_TASKS_SHOWN = 12  # tasks an area shows on /sota/ before "all N tasks"
-
-
 NO_AREA = "tasks-in-no-area"  # the /sota/ group of the tasks the archive gives no category
 
 
@@ -154,8 +152,6 @@ def tasks_page(
 
 
 SUBTASKS_SHOWN = 60  # on a task's page; the rest are on /tasks/?parent=<slug>
-
-
 DATASETS_SHOWN = 30  # on a task's page; the rest are on /datasets/?task=<slug>
 
 
