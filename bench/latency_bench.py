@@ -711,7 +711,7 @@ def pick_archive(url: str) -> dict:
         t["author"], t["author_papers"] = one(ARCHIVE_PICKS["author"])
         proceeding, t["proceeding_papers"] = one(ARCHIVE_PICKS["proceeding"])
         t["proceeding_name"] = proceeding
-        # Its id is its name's slug (Django's slugify, as catalogue.browse.conferences makes it);
+        # Its id is its name's slug (Django's slugify, as catalogue.conferences makes it);
         # its conference the site says (``resolve``), not a second copy of that module's rule.
         t["proceeding_id"] = slugify(proceeding, allow_unicode=True) or "unnamed"
         # The middle of the dataset list by name, for a deep keyset page.

@@ -6,7 +6,7 @@ empty database gives the same catalogue. Three kinds of file:
 * ``paper/…json``: one paper document per paper that came from one, with its code links,
   tasks, methods, results and every place a paper document described (``syntology``);
 * ``code/…json``: one code-entry document per entry that came from one, with *every* place
-  of the entry, and the entry's figures stated as ``catalogue.queries`` computes them;
+  of the entry, and the entry's figures stated as ``catalogue.reads`` computes them;
 * ``alias/…json``: a minimal paper document per older slug of a paper, so that every
   address keeps working after a reload.
 

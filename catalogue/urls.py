@@ -9,9 +9,10 @@ find a paper by its arXiv id, as arxiv.org's own addresses do. A repository is
 from django.contrib.sitemaps import views as sitemap_views
 from django.urls import path, re_path, register_converter
 
-from catalogue import authors, board_views, feeds, pageframe, views
-from catalogue.browse import views as browse
-from catalogue.sitemaps import SITEMAPS
+from catalogue import authors
+from catalogue.web import feeds, pageframe
+from catalogue.web.sitemaps import SITEMAPS
+from catalogue.web.views import code, leaderboards, named, papers, site, taxonomy
 
 
 class SegmentConverter:
@@ -49,52 +50,52 @@ class AuthorConverter:
 register_converter(AuthorConverter, "author")
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("search", views.search_view, name="search"),
-    path("papers/", views.paper_list, name="paper_list"),
+    path("", site.home, name="home"),
+    path("search", papers.search_view, name="search"),
+    path("papers/", papers.paper_list, name="paper_list"),
     path("papers/feed", pageframe.feed(feeds.NewPapersFeed()), name="papers_feed"),
-    path("paper/<segment:slug>", views.paper_detail, name="paper"),
-    path("paper/<segment:slug>/bibtex", views.paper_bibtex, name="paper_bibtex"),
+    path("paper/<segment:slug>", papers.paper_detail, name="paper"),
+    path("paper/<segment:slug>/bibtex", papers.paper_bibtex, name="paper_bibtex"),
     # arXiv ids as arxiv.org writes them; an old-style id has a slash (hep-th/9901001v1)
-    re_path(r"^abs/(?P<arxiv_id>[^\x00]+?)/?$", views.paper_by_arxiv_id, name="arxiv_abs"),
-    re_path(r"^paper/(?P<arxiv_id>[a-z-]+(?:\.[A-Za-z-]+)?/\d{7}(?:v\d+)?)$", views.paper_by_arxiv_id),
-    path("code/", views.code_entry_list, name="code_entry_list"),
-    path("code/<segment:slug>", views.code_entry_detail, name="code_entry"),
+    re_path(r"^abs/(?P<arxiv_id>[^\x00]+?)/?$", papers.paper_by_arxiv_id, name="arxiv_abs"),
+    re_path(r"^paper/(?P<arxiv_id>[a-z-]+(?:\.[A-Za-z-]+)?/\d{7}(?:v\d+)?)$", papers.paper_by_arxiv_id),
+    path("code/", code.code_entry_list, name="code_entry_list"),
+    path("code/<segment:slug>", code.code_entry_detail, name="code_entry"),
     path("code/<segment:slug>/feed", pageframe.feed(feeds.CodeEntryFeed()), name="code_entry_feed"),
-    path("body/<segment:prefix>", views.code_body_detail, name="code_body"),
-    path("repo/<segment:owner>/<segment:name>", views.repo_detail, name="repo"),
-    path("sota/", browse.sota_index, name="sota"),
-    path("sota/<segment:slug>", views.leaderboard_detail, name="leaderboard"),
-    path("area/<segment:slug>", browse.area_detail, name="area"),
-    path("tasks/", browse.task_list, name="task_list"),
-    path("datasets/", browse.dataset_list, name="dataset_list"),
-    path("dataset/<segment:slug>", browse.dataset_detail, name="dataset"),
-    path("dataset/<segment:slug>/leaderboards", browse.dataset_leaderboards, name="dataset_leaderboards"),
+    path("body/<segment:prefix>", code.code_body_detail, name="code_body"),
+    path("repo/<segment:owner>/<segment:name>", code.repo_detail, name="repo"),
+    path("sota/", taxonomy.sota_index, name="sota"),
+    path("sota/<segment:slug>", leaderboards.leaderboard_detail, name="leaderboard"),
+    path("area/<segment:slug>", taxonomy.area_detail, name="area"),
+    path("tasks/", taxonomy.task_list, name="task_list"),
+    path("datasets/", taxonomy.dataset_list, name="dataset_list"),
+    path("dataset/<segment:slug>", taxonomy.dataset_detail, name="dataset"),
+    path("dataset/<segment:slug>/leaderboards", taxonomy.dataset_leaderboards, name="dataset_leaderboards"),
     # an author is an exact name, as the data gives it, if it makes an address (catalogue.authors)
-    path("author/<author:name>", browse.author_detail, name="author"),
-    path("proceedings/", browse.proceeding_list, name="proceeding_list"),
-    path("conference/<segment:slug>", browse.conference_detail, name="conference"),
-    # a proceeding is its id (catalogue.browse.conferences), as in the API
-    path("proceeding/<segment:slug>", browse.proceeding_detail, name="proceeding"),
+    path("author/<author:name>", named.author_detail, name="author"),
+    path("proceedings/", named.proceeding_list, name="proceeding_list"),
+    path("conference/<segment:slug>", named.conference_detail, name="conference"),
+    # a proceeding is its id (catalogue.conferences), as in the API
+    path("proceeding/<segment:slug>", named.proceeding_detail, name="proceeding"),
     path("sota/<segment:slug>/feed", pageframe.feed(feeds.LeaderboardFeed()), name="leaderboard_feed"),
     # the board's rows as shown (its ?metric= and ?code=), every page of them: table.csv, table.json
-    path("sota/<segment:slug>/table.<segment:fmt>", board_views.leaderboard_table, name="leaderboard_table"),
+    path("sota/<segment:slug>/table.<segment:fmt>", leaderboards.leaderboard_table, name="leaderboard_table"),
     # paperswithcode.com's badge addresses: shields.io endpoint JSON, and the badge as SVG
-    path("badge/<segment:paper>/<segment:board>.svg", board_views.badge_svg, name="badge_svg"),
-    path("badge/<segment:paper>/<segment:board>", board_views.badge_endpoint, name="badge"),
-    path("task/<segment:slug>", views.task_detail, name="task"),
+    path("badge/<segment:paper>/<segment:board>.svg", leaderboards.badge_svg, name="badge_svg"),
+    path("badge/<segment:paper>/<segment:board>", leaderboards.badge_endpoint, name="badge"),
+    path("task/<segment:slug>", taxonomy.task_detail, name="task"),
     path("task/<segment:slug>/feed", pageframe.feed(feeds.TaskPapersFeed()), name="task_feed"),
-    path("task/<segment:slug>/leaderboards", browse.task_leaderboards, name="task_leaderboards"),
-    path("methods/", browse.method_list, name="method_list"),
-    path("method/<segment:slug>", views.method_detail, name="method"),
-    path("corrections/", views.correction_list, name="corrections"),
+    path("task/<segment:slug>/leaderboards", taxonomy.task_leaderboards, name="task_leaderboards"),
+    path("methods/", taxonomy.method_list, name="method_list"),
+    path("method/<segment:slug>", taxonomy.method_detail, name="method"),
+    path("corrections/", site.correction_list, name="corrections"),
     path("corrections/feed", pageframe.feed(feeds.CorrectionsFeed()), name="corrections_feed"),
-    path("about", views.about, name="about"),
+    path("about", site.about, name="about"),
     # where every snapshot document's about.attribution points
-    path("attribution", views.attribution_page, name="attribution"),
-    path("data/", views.data_page, name="data"),
-    path("robots.txt", views.robots_txt, name="robots_txt"),
-    path("favicon.ico", views.favicon),
+    path("attribution", site.attribution_page, name="attribution"),
+    path("data/", site.data_page, name="data"),
+    path("robots.txt", site.robots_txt, name="robots_txt"),
+    path("favicon.ico", site.favicon),
     path(
         "sitemap.xml",
         sitemap_views.index,

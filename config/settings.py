@@ -298,7 +298,7 @@ STORAGES = {
 # counts by status, the first files, problems first). 0 keeps every load's list.
 LOAD_FILE_LISTS_KEPT = max(0, int(os.environ.get("LOAD_FILE_LISTS_KEPT", "10")))
 
-# Public pages are cached against the data's version (catalogue.pageframe.cached_page); this
+# Public pages are cached against the data's version (catalogue.web.pageframe.cached_page); this
 # bounds how long a change made outside the loader and the curation tools takes to show.
 # 0 turns the page cache off.
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "60"))

@@ -9,7 +9,7 @@ then be empty), loads the snapshot(s) with ``load_snapshot``, and fetches throug
 test client every page of every object (papers and their old addresses, code entries and
 bodies, repositories, leaderboards, tasks, methods), the list pages under each sort and
 filter with three pages of each, search with facets, the sitemaps, one page of every other public
-page kind the URLconf routes (``catalogue.public_pages``), and every API list
+page kind the URLconf routes (``catalogue.web.public_pages``), and every API list
 (page and cursor mode, each filter), detail and child list. Each answer is one file: the
 status, the headers that carry meaning (type, location, link, allow) and the body.
 """
@@ -152,8 +152,8 @@ def _kind_addresses() -> dict:
     """Per public page kind: an address of it read from the rows (None: the data holds none)."""
     from django.urls import NoReverseMatch, reverse
 
+    from catalogue import conferences
     from catalogue import models as m
-    from catalogue.browse import conferences
 
     def at(name: str, value):
         try:
@@ -215,14 +215,14 @@ def _kind_addresses() -> dict:
 
 
 def urls_of_every_kind(d: Dumper) -> None:
-    """Every public page kind (catalogue.public_pages, read from the URLconf) at least once: those
+    """Every public page kind (catalogue.web.public_pages, read from the URLconf) at least once: those
     the walk above did not reach, at an address read from the rows. A kind it cannot address stops
     the dump: a new page is dumped once it is given an address in _kind_addresses."""
     from urllib.parse import unquote, urlsplit
 
     from django.urls import Resolver404, resolve
 
-    from catalogue.public_pages import public_page_kinds
+    from catalogue.web.public_pages import public_page_kinds
 
     kinds = public_page_kinds()
     by_view = {kind.view: kind.name for kind in kinds}

@@ -12,7 +12,7 @@ SEEDS = sorted((ROOT / "fixtures").glob("*.json"))
 CODE_SEEDS = [s for s in SEEDS if not s.name.startswith("003")]
 PAPER_SEED = next(s for s in SEEDS if s.name.startswith("003"))
 # One public page of each kind, all of them filled by the seeds (security and browser tests): the
-# URLconf's public pages (catalogue.public_pages), each with its example in tests/pages.py.
+# URLconf's public pages (catalogue.web.public_pages), each with its example in tests/pages.py.
 SEED_PAGE_KINDS = seed_pages()
 # The figures a code-entry document states (docs/SNAPSHOT-FORMAT.md), in one place for every test.
 FIGURES = (

@@ -1,6 +1,6 @@
 """One example address per public page kind on the seed documents, for every test that walks pages.
 
-The kinds are the URLconf's (``catalogue.public_pages``: every view ``cached_page`` marks); the
+The kinds are the URLconf's (``catalogue.web.public_pages``: every view ``cached_page`` marks); the
 examples are here because they name rows of the seeds. ``seed_pages()`` is one address per kind,
 in URLconf order, and refuses a kind without an example: a new page is walked by the XSS, CSP,
 strict-parameter and phone-width tests as soon as it is routed and given an example here
@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 from django.urls import Resolver404, resolve
 
-from catalogue.public_pages import public_page_kinds
+from catalogue.web.public_pages import public_page_kinds
 
 GPIPE = "/paper/gpipe-efficient-training-of-giant-neural"
 

@@ -7,7 +7,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from django.urls import resolve
 
-from catalogue.browse import conferences
+from catalogue import conferences
 from tests.api_helpers import V1, get, ids, queries_and_rows, walk
 from tests.factories import make_paper
 

@@ -22,10 +22,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework import serializers as drf
 
-from catalogue import identities
+from catalogue import identities, reads
 from catalogue import metrics as metric_values
 from catalogue import models as m
-from catalogue import queries as page_queries
 from catalogue.api import ids, serializers
 from catalogue.api.serializers import base
 from tests import archive_dumps
@@ -279,7 +278,7 @@ def test_task_and_evaluation_descriptions_are_the_tables_own(api, tables):
 def test_every_result_s_best_metric_and_rank_are_its_board_s_as_the_page_ranks_it(api, tables):
     n_ranked = n_unranked = 0
     for board in m.Leaderboard.objects.all():
-        page = page_queries.leaderboard_page(board)
+        page = reads.leaderboards.leaderboard_page(board)
         expected = {}
         for rank, result in enumerate(page.results, 1):
             states = page.metric and metric_values.parse((result.metrics or {}).get(page.metric)) is not None

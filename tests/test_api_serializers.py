@@ -345,7 +345,7 @@ def test_a_paper_s_detail_is_byte_for_byte_what_drf_made_of_the_model(api, db, s
 
 
 def test_a_paper_s_detail_answers_as_before_for_an_id_two_papers_could_claim(api, db, settings):
-    """The same precedence as ``queries.paper``: the arXiv id, the slug, an old slug, then the
+    """The same precedence as ``reads.papers.paper``: the arXiv id, the slug, an old slug, then the
     arXiv id a slug gives; and the same 404."""
     from tests.factories import make_paper
 
@@ -364,7 +364,7 @@ def test_a_paper_s_detail_answers_as_before_for_an_id_two_papers_could_claim(api
     assert response.status_code == 404
     assert response.json() == {"detail": "No paper at /paper/no-such-paper"}
     # the paper's lists (repositories, tasks, results…) find it by the same rule, and 404 alike
-    from catalogue.api import queries as api_queries
+    from catalogue import reads
 
     for paper_id, paper in [
         ("contested", by_slug),
@@ -372,7 +372,7 @@ def test_a_paper_s_detail_answers_as_before_for_an_id_two_papers_could_claim(api
         ("1811.06965v2", by_arxiv),
         ("arxiv-1811-06965", by_slug),
     ]:
-        assert api_queries.paper(paper_id).pk == paper.pk
+        assert reads.papers.paper(paper_id).pk == paper.pk
     assert api.get(f"{V1}/papers/no-such-paper/repositories/").json() == response.json()
 
 
@@ -426,7 +426,7 @@ def test_plain_rows_copy_their_declared_fields_once_per_process_not_per_request(
 
 def _places_as_drf_made_them(ids_, request) -> bytes:
     """The places as they were made before they were read as plain rows: DRF's own serializer
-    path over the Sample model (as ``queries.samples()`` read them), with the declared fields of today's
+    path over the Sample model (as ``code.samples()`` read them), with the declared fields of today's
     ``SampleSerializer`` and the methods it had then."""
     import copy
 

@@ -16,8 +16,9 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from catalogue import authors, citations
+from catalogue import authors
 from catalogue import models as m
+from catalogue.web import citations
 from tests.api_helpers import V1, get
 from tests.factories import make_paper, reindex_search
 

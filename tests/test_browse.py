@@ -6,9 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalogue import counters
+from catalogue import counters, reads
 from catalogue import models as m
-from catalogue.browse import queries as browse
 from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task, reindex_search
 from tests.test_pages import html
 
@@ -35,10 +34,10 @@ def test_sota_lists_areas_with_their_tasks_most_leaderboards_first_then_tasks_in
     make_leaderboard(task=segmentation)
     make_paper().tasks.add(segmentation)
     counters.refresh()  # as every load ends: the task counts are stored
-    index = browse.sota_index()
+    index = reads.taxonomy.sota_index()
     assert [(a.slug, [t.slug for t in a.tasks], a.n_leaderboards) for a in index] == [
         ("computer-vision", ["detection", "segmentation"], 3),
-        (browse.NO_AREA, ["lonely"], 0),
+        (reads.taxonomy.NO_AREA, ["lonely"], 0),
     ]
     page = html(client, "/sota/")
     assert "Computer Vision" in page
@@ -54,10 +53,10 @@ def test_sota_lists_areas_with_their_tasks_most_leaderboards_first_then_tasks_in
 
 def test_an_area_page_lists_all_its_tasks_and_an_unknown_area_is_404(client):
     vision = _area("computer-vision", "Computer Vision")
-    for n in range(browse.AREA_TASKS_SHOWN + 3):
+    for n in range(reads.taxonomy.AREA_TASKS_SHOWN + 3):
         _in_area(make_task(slug=f"task-{n:02d}", name=f"Task {n:02d}"), vision)
     sota = html(client, "/sota/")
-    assert sota.count('href="/task/task-') == browse.AREA_TASKS_SHOWN
+    assert sota.count('href="/task/task-') == reads.taxonomy.AREA_TASKS_SHOWN
     assert "All 15 tasks in Computer Vision" in sota
     page = html(client, "/area/computer-vision")
     assert page.count('href="/task/task-') == 15
@@ -79,8 +78,8 @@ def test_an_area_page_pages_its_tasks_by_stored_counts_and_sums_all_of_them(clie
     assert first.count('href="/task/task-') == 25
     # most leaderboards, then most papers, then by slug
     assert first.index("/task/task-29") < first.index("/task/task-28") < first.index("/task/task-00")
-    page = browse.area_page("computer-vision")
-    second = browse.area_page("computer-vision", after=page.tasks.next_cursor)
+    page = reads.taxonomy.area_page("computer-vision")
+    second = reads.taxonomy.area_page("computer-vision", after=page.tasks.next_cursor)
     assert [t.slug for t in second.tasks.items] == [f"task-{n:02d}" for n in range(23, 28)]
     assert 'rel="next"' in first
 
@@ -91,11 +90,11 @@ def test_the_task_list_searches_and_sorts_by_papers_leaderboards_or_name(client)
         make_paper().tasks.add(quiet)
     make_leaderboard(task=busy)
     counters.refresh()
-    by_papers = [t.slug for t in browse.tasks_page("", "papers").items]
-    by_boards = [t.slug for t in browse.tasks_page("", "leaderboards").items]
+    by_papers = [t.slug for t in reads.taxonomy.tasks_page("", "papers").items]
+    by_boards = [t.slug for t in reads.taxonomy.tasks_page("", "leaderboards").items]
     assert by_papers[:2] == ["quiet", "busy"]
     assert by_boards[:2] == ["busy", "quiet"]
-    assert [t.slug for t in browse.tasks_page("QUIET", "name").items] == ["quiet"]
+    assert [t.slug for t in reads.taxonomy.tasks_page("QUIET", "name").items] == ["quiet"]
     page = html(client, "/tasks/?q=quiet")
     assert '<a href="/task/quiet">Quiet task</a>' in page
     assert "Busy task" not in page
@@ -105,12 +104,12 @@ def test_the_task_list_searches_and_sorts_by_papers_leaderboards_or_name(client)
 def test_the_task_list_walks_every_task_once_by_keyset_pages(client):
     for n in range(60):
         make_task(slug=f"t-{n:02d}", name=f"T {n:02d}")
-    seen, page = [], browse.tasks_page("", "name")
+    seen, page = [], reads.taxonomy.tasks_page("", "name")
     while True:
         seen += [t.slug for t in page.items]
         if not page.next_cursor:
             break
-        page = browse.tasks_page("", "name", after=page.next_cursor)
+        page = reads.taxonomy.tasks_page("", "name", after=page.next_cursor)
     assert seen == sorted(seen)
     assert len(seen) == len(set(seen)) == m.Task.objects.count()
 
@@ -131,7 +130,7 @@ def test_a_task_page_shows_its_place_in_the_tree_its_datasets_and_leaderboards(c
     assert '<a class="chip" href="/dataset/ade20k">ADE20K</a>' in page
     assert '<a class="chip" href="/dataset/cityscapes">Cityscapes</a>' in page
     assert "Semantic Segmentation on Cityscapes" in page
-    assert browse.task_tree(leaf).ancestors == [root, middle]
+    assert reads.taxonomy.task_tree(leaf).ancestors == [root, middle]
 
 
 def _boards_with_results(n, **owner):
@@ -150,7 +149,7 @@ def _boards_with_results(n, **owner):
 def test_a_task_or_dataset_page_shows_its_busiest_boards_and_links_all_of_them_a_page_at_a_time(
     client, monkeypatch, owner
 ):
-    monkeypatch.setattr(browse, "BOARDS_SHOWN", 3)
+    monkeypatch.setattr(reads.leaderboards, "BOARDS_SHOWN", 3)
     made = (
         make_task(slug="owner", name="Owner") if owner == "task" else make_dataset(slug="owner", name="Owner")
     )
@@ -176,8 +175,8 @@ def test_a_task_or_dataset_page_shows_its_busiest_boards_and_links_all_of_them_a
 
 
 def test_a_task_page_bounds_its_subtasks_and_datasets_and_links_the_rest(client, monkeypatch):
-    monkeypatch.setattr(browse, "SUBTASKS_SHOWN", 2)
-    monkeypatch.setattr(browse, "DATASETS_SHOWN", 2)
+    monkeypatch.setattr(reads.taxonomy, "SUBTASKS_SHOWN", 2)
+    monkeypatch.setattr(reads.taxonomy, "DATASETS_SHOWN", 2)
     parent = make_task(slug="parent", name="Parent")
     children = [make_task(slug=f"child-{i}", name=f"Child {i}", parent=parent) for i in range(3)]
     make_task(slug="elsewhere", name="Elsewhere")
@@ -204,7 +203,7 @@ def test_a_task_tree_that_loops_stops(client):
     b = make_task(slug="b", name="B", parent=a)
     m.Task.objects.filter(pk=a.pk).update(parent=b)
     a.refresh_from_db()
-    assert [t.slug for t in browse.task_tree(a).ancestors] == ["b"]
+    assert [t.slug for t in reads.taxonomy.task_tree(a).ancestors] == ["b"]
     html(client, a.get_absolute_url())
 
 
@@ -216,15 +215,18 @@ def test_the_dataset_list_filters_by_modality_language_task_and_name(client):
     make_leaderboard(task=qa, dataset=text)
 
     def slugs(**filters):
-        return [d.slug for d in browse.datasets_page(browse.DatasetFilters(**filters), "name").items]
+        return [
+            d.slug
+            for d in reads.taxonomy.datasets_page(reads.taxonomy.DatasetFilters(**filters), "name").items
+        ]
 
     assert slugs(modality="images") == ["imagenet", "nameless"]
     assert slugs(language="English") == ["squad"]
     assert slugs(task="question-answering") == ["squad"]
     assert slugs(q="imag") == ["imagenet"]
-    papers = browse.datasets_page(browse.DatasetFilters(), "papers").items
+    papers = reads.taxonomy.datasets_page(reads.taxonomy.DatasetFilters(), "papers").items
     assert [d.slug for d in papers] == ["imagenet", "squad", "nameless"]
-    assert browse.dataset_facets()["modalities"] == [("Images", 2), ("Texts", 1), ("Videos", 1)]
+    assert reads.taxonomy.dataset_facets()["modalities"] == [("Images", 2), ("Texts", 1), ("Videos", 1)]
     page = html(client, "/datasets/?modality=Texts")
     assert '<a href="/dataset/squad">SQuAD</a>' in page
     assert "ImageNet" not in page.split("<tbody>")[1]
@@ -265,7 +267,7 @@ def test_a_dataset_page_has_its_facts_leaderboards_papers_and_loaders(client):
 
 def test_a_dataset_s_papers_walk_newest_first_once_each_way_like_a_table_keyset(client):
     from catalogue.pagination.keyset import keyset_page
-    from catalogue.queries import PAPER_KEYS, PaperSort
+    from catalogue.reads.papers import PAPER_KEYS, PaperSort
 
     dataset = make_dataset(slug="walked")
     boards = [make_leaderboard(dataset=dataset) for _ in range(2)]
@@ -283,7 +285,7 @@ def test_a_dataset_s_papers_walk_newest_first_once_each_way_like_a_table_keyset(
     table = m.Paper.objects.filter(pk__in=[p.pk for p in papers])
 
     def read(**cursor):
-        return browse.dataset_page(dataset, **cursor).papers
+        return reads.taxonomy.dataset_page(dataset, **cursor).papers
 
     def like_the_table(**cursor):
         return keyset_page(table, PAPER_KEYS[PaperSort.DATE], **cursor)
@@ -398,7 +400,7 @@ def test_an_author_page_lists_the_papers_of_that_exact_name_newest_first(client)
     assert "two people may share one name" in page
     paper_page = html(client, newer.get_absolute_url())
     assert '<a href="/author/Yanping%20Huang">Yanping Huang</a>' in paper_page
-    assert [p.pk for p in browse.author_page("Yanping Huang").papers.items] == [newer.pk, older.pk]
+    assert [p.pk for p in reads.named.author_page("Yanping Huang").papers.items] == [newer.pk, older.pk]
     html(client, "/author/Nobody%20Here", status=404)
 
 
@@ -446,8 +448,8 @@ def test_proceedings_are_listed_by_conference_and_gather_their_spellings(client)
 
 
 def test_the_conference_list_is_paged_by_id(client, monkeypatch):
-    from catalogue.browse import views
     from catalogue.pagination.keyset import keyset_page_of_rows
+    from catalogue.web.views import named as views
 
     for venue in ("AAAI", "CVPR", "ICML", "NeurIPS", "proceedings-of-the-27th-international"):
         make_paper(proceeding=f"{venue} 2020")
@@ -476,9 +478,9 @@ def test_search_finds_authors_among_its_paper_hits(client):
     _by(make_paper(title="Giant networks"), "Yanping Huang")
     _by(make_paper(title="Unrelated"), "Ada Lovelace")
     reindex_search()
-    assert browse.authors_matching("yanping huang") == [("Yanping Huang", 2)]
-    assert browse.authors_matching("lovelace") == [("Ada Lovelace", 1)]
-    assert browse.authors_matching("!!!") == []
+    assert reads.site_search.authors_matching("yanping huang") == [("Yanping Huang", 2)]
+    assert reads.site_search.authors_matching("lovelace") == [("Ada Lovelace", 1)]
+    assert reads.site_search.authors_matching("!!!") == []
     page = html(client, "/search?q=yanping")
     assert 'Authors named so: <a href="/author/Yanping%20Huang">Yanping Huang</a>' in page
 
@@ -532,13 +534,16 @@ def test_the_method_list_groups_collections_by_area_and_filters_by_collection(cl
     conv.collections.add(convs)
     depthwise.collections.add(convs)
     adam.collections.add(loose)
-    areas = browse.method_areas()
+    areas = reads.taxonomy.method_areas()
     assert [(a.name, [(c.slug, c.n_methods) for c in a.collections]) for a in areas] == [
         ("Computer Vision", [("convolutions", 2)]),
         ("Other collections", [("loose", 1)]),
     ]
-    assert [x.slug for x in browse.methods_page("", "convolutions", "papers").items] == ["conv", "depthwise"]
-    assert [x.slug for x in browse.methods_page("optim", "", "name").items] == ["adam"]
+    assert [x.slug for x in reads.taxonomy.methods_page("", "convolutions", "papers").items] == [
+        "conv",
+        "depthwise",
+    ]
+    assert [x.slug for x in reads.taxonomy.methods_page("optim", "", "name").items] == ["adam"]
     page = html(client, "/methods/?collection=convolutions")
     assert '<a href="/method/conv">Convolution</a>' in page
     assert '<a href="/method/adam">' not in page
@@ -592,7 +597,9 @@ def test_dataset_and_area_pages_link_their_json_form_and_it_answers(client):
         assert f'<a href="{api}" type="application/json">' in page
         assert client.get(api).status_code == 200
     make_task(slug="lonely", name="Lonely")
-    assert 'type="application/json"' not in html(client, f"/area/{browse.NO_AREA}")  # no such API area
+    assert 'type="application/json"' not in html(
+        client, f"/area/{reads.taxonomy.NO_AREA}"
+    )  # no such API area
 
 
 def test_a_dataset_introduced_only_by_a_paper_document_names_that_paper_like_the_api(client):

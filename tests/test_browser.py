@@ -171,7 +171,7 @@ def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
 def test_pages_read_on_a_phone_in_both_themes(live_server, browser, color_scheme):
     reader = Reader(browser, live_server.url, color_scheme=color_scheme, width=390)
-    for path in seed_html_pages():  # every public page kind (catalogue.public_pages)
+    for path in seed_html_pages():  # every public page kind (catalogue.web.public_pages)
         page = reader.visit(path)
         # Wide tables scroll inside their own box; the page itself never scrolls sideways.
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

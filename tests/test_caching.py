@@ -184,9 +184,9 @@ def test_figures_are_counted_once_per_data_version(client, loaded_seeds, figures
 
 
 def test_a_load_moves_the_remembered_counts(client, loaded_seeds, figures_on, tmp_path):
-    from catalogue import queries
+    from catalogue import reads
 
-    papers = queries.catalogue_counts().papers
+    papers = reads.papers.catalogue_counts().papers
     assert body(client, "/api/v1/papers/").json()["count"] == papers
     doc = json.loads(PAPER_SEED.read_text())
     doc.update(
@@ -199,7 +199,7 @@ def test_a_load_moves_the_remembered_counts(client, loaded_seeds, figures_on, tm
     del doc["syntology"]  # its figures and links are GPipe's
     (tmp_path / "new.json").write_text(json.dumps(doc))
     load(tmp_path / "new.json")
-    assert queries.catalogue_counts().papers == papers + 1
+    assert reads.papers.catalogue_counts().papers == papers + 1
     assert body(client, "/api/v1/papers/").json()["count"] == papers + 1
     assert f"{papers + 1:,}" in body(client, "/").content.decode()
 
@@ -240,8 +240,7 @@ def test_a_list_django_knows_is_empty_counts_zero_with_figures_remembered(client
 
 
 def test_conferences_are_kept_in_process_until_the_data_changes(db, figures_on):
-    from catalogue import memo
-    from catalogue.browse import conferences
+    from catalogue import conferences, memo
     from tests.factories import make_paper
 
     make_paper(proceeding="NeurIPS 2019 12")

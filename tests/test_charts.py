@@ -2,8 +2,8 @@
 
 import re
 
-from catalogue import charts
 from catalogue.models import Status
+from catalogue.web import charts
 
 
 def test_status_bars_show_every_status_with_its_count_in_the_text_alternative():

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from catalogue import citations
 from catalogue import models as m
+from catalogue.web import citations
 from tests.factories import make_paper
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,9 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalogue import code_text, export
+from catalogue import export
 from catalogue import models as m
+from catalogue.web import code_text
 from tests.api_helpers import V1, get
 from tests.conftest import ROOT, load
 from tests.dump import wipe

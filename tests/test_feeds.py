@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from catalogue import feeds
 from catalogue import models as m
+from catalogue.web import feeds
 from tests.factories import (
     make_document,
     make_entry,
@@ -119,7 +119,7 @@ def test_a_code_entry_feed_gives_a_changed_status_a_new_entry(client):
 
 
 def test_text_xml_cannot_carry_is_left_out_and_markup_stays_text(client):
-    # (no NUL: PostgreSQL cannot hold one; catalogue.feeds.xml_text drops it all the same)
+    # (no NUL: PostgreSQL cannot hold one; catalogue.web.feeds.xml_text drops it all the same)
     make_paper(title="<script>alert(1)</script> \x1bbell\x07 & co", abstract="escape\x1f here")
     response = client.get("/papers/feed")
     assert b"<script>" not in response.content

@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalogue import metrics, queries
+from catalogue import metrics, reads
 from catalogue import models as m
-from catalogue.views import LEADERBOARD_ROWS
+from catalogue.web.views.leaderboards import LEADERBOARD_ROWS
 from tests.conftest import load
 from tests.factories import make_leaderboard, make_paper, make_result
 
@@ -69,7 +69,7 @@ def test_every_row_of_a_200_row_board_is_reachable_in_html(client):
     pages = _pages(client, board.get_absolute_url())
     assert len(pages) == -(-200 // LEADERBOARD_ROWS) == 2
     shown = _rows(pages)
-    ranked = queries.leaderboard_page(board).results
+    ranked = reads.leaderboards.leaderboard_page(board).results
     assert [model for _, model in shown] == [r.model for r in ranked]
     assert sorted(model for _, model in shown) == sorted(board.results.values_list("model", flat=True))
     # the rank on a row is its rank on the whole board: row 101 is #101 on page 2
@@ -100,10 +100,12 @@ def test_every_row_of_a_real_board_is_reachable_in_html(client, squad):
     assert len(pages) == -(-n_results // LEADERBOARD_ROWS)
     shown = _rows(pages)
     assert [rank for rank, _ in shown] == list(range(1, n_results + 1))
-    assert [model for _, model in shown] == [r.model for r in queries.leaderboard_page(squad).results]
+    assert [model for _, model in shown] == [
+        r.model for r in reads.leaderboards.leaderboard_page(squad).results
+    ]
     assert sorted(model for _, model in shown) == sorted(squad.results.values_list("model", flat=True))
     # EM, the table's first column, higher first
-    ems = [metrics.parse(r.metrics.get("EM")) for r in queries.leaderboard_page(squad).results]
+    ems = [metrics.parse(r.metrics.get("EM")) for r in reads.leaderboards.leaderboard_page(squad).results]
     assert [e for e in ems if e is not None] == sorted((e for e in ems if e is not None), reverse=True)
 
 

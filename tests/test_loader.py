@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
 
 from catalogue import models as m
-from catalogue import queries
+from catalogue import reads
 from catalogue.figures import code_entry_figures, paper_figures
 from catalogue.loader import SnapshotError
 from tests.conftest import CODE_SEEDS, FIGURES, PAPER_SEED, SEEDS, load
@@ -111,8 +111,8 @@ def test_every_slug_a_paper_had_keeps_working(loaded_seeds, tmp_path):
     load(write(tmp_path / "x.json", doc))
     paper = m.Paper.objects.get(arxiv_id="2510.16415")
     assert paper.slug == "mecefo-enhancing-llm-training-robustness"  # a title slug beats arxiv-…
-    assert queries.paper_by_address("mecefo-enhancing-llm-training-robustness") == (paper, True)
-    assert queries.paper_by_address("arxiv-2510-16415") == (paper, False)
+    assert reads.papers.paper_by_address("mecefo-enhancing-llm-training-robustness") == (paper, True)
+    assert reads.papers.paper_by_address("arxiv-2510-16415") == (paper, False)
     assert sorted(paper.slugs.values_list("slug", flat=True)) == [
         "arxiv-2510-16415",
         "mecefo-enhancing-llm-training-robustness",

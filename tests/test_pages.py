@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.views.defaults import server_error
 
-from catalogue import attribution, queries
+from catalogue import attribution, reads
 from catalogue import models as m
 from catalogue.addresses import api_url
 from catalogue.figures import catalogue_figures, code_entry_figures, code_entry_figures_for, paper_figures
@@ -113,7 +113,7 @@ def test_robots_and_sitemaps(client, loaded_seeds, monkeypatch):
     assert f"http://testserver{GPIPE}</loc>" in papers
     assert "/repo/pytorch/pippy</loc>" in html(client, "/sitemap-repositories.xml")
 
-    from catalogue import sitemaps
+    from catalogue.web import sitemaps
 
     monkeypatch.setattr(sitemaps.PaperSitemap, "limit", 5)
     index = html(client, "/sitemap.xml")
@@ -368,7 +368,7 @@ def test_json_ld_cannot_be_broken_out_of(client, evil_catalogue):
 def test_figures_on_pages_are_the_query_modules(client, loaded_seeds):
     home = client.get("/")
     assert home.context["figures"] == catalogue_figures()
-    assert home.context["counts"] == queries.catalogue_counts()
+    assert home.context["counts"] == reads.papers.catalogue_counts()
 
     gpipe = m.Paper.objects.get(arxiv_id="1811.06965")
     paper = client.get(GPIPE)
@@ -774,7 +774,7 @@ def test_queries_per_page_do_not_grow_with_rows(client, db, page):
     assert one == fifty, f"{url}: {one} queries with 1 row, {fifty} with 50"
 
 
-# Public page kinds (catalogue.public_pages) whose queries are counted for 1 and 50 rows by a
+# Public page kinds (catalogue.web.public_pages) whose queries are counted for 1 and 50 rows by a
 # test of their own module, with rows built for them; and those not counted yet, with why.
 QUERY_COUNTS_ELSEWHERE = {
     **dict.fromkeys(
@@ -813,7 +813,7 @@ def test_every_public_page_kind_has_its_queries_counted_or_says_why_not(db):
 
     from django.urls import resolve
 
-    from catalogue.public_pages import public_page_kinds
+    from catalogue.web.public_pages import public_page_kinds
 
     kinds = public_page_kinds()
     by_view = {kind.view: kind.name for kind in kinds}
@@ -910,7 +910,7 @@ def test_page_cache_keeps_pages_apart(client, loaded_seeds, settings):
 
 
 def test_a_big_leaderboard_shows_its_best_hundred_rows_and_pages_the_rest(client, db):
-    from catalogue.views import LEADERBOARD_ROWS
+    from catalogue.web.views.leaderboards import LEADERBOARD_ROWS
 
     board = make_leaderboard()
     paper = make_paper()
@@ -1013,9 +1013,9 @@ def test_place_rows_write_what_the_template_loop_wrote(loaded_seeds, hidden):
         paper=odd, entry=make_entry(name="<script>x</script>"), path="x/<y>.py", file_url='https://e"x'
     )
     places = [
-        *queries.places_page(m.Sample.objects.all()).items,
-        *queries.places_page(m.Sample.objects.filter(pk=corrected.pk)).items,
-        *queries.places_page(m.Sample.objects.filter(paper=odd)).items,
+        *reads.code.places_page(m.Sample.objects.all()).items,
+        *reads.code.places_page(m.Sample.objects.filter(pk=corrected.pk)).items,
+        *reads.code.places_page(m.Sample.objects.filter(paper=odd)).items,
     ]
     assert any(s.status_corrected for s in places)
     context = {"places": places, hidden: True} if hidden else {"places": places}
@@ -1086,7 +1086,7 @@ def test_url_tag_without_arguments_is_djangos_under_any_script_prefix(script_pre
 
 
 # The paper page's places as its two {% for %} wrote them, from Sample instances grouped by Repo,
-# before the paper_place_groups tag wrote them from queries.PaperPlace rows.
+# before the paper_place_groups tag wrote them from reads.paper_page.PaperPlace rows.
 PAPER_PLACES_AS_LOOPS = (Path(__file__).parent / "paper_places_loop.html").read_text()
 
 
@@ -1132,7 +1132,7 @@ def test_paper_place_groups_write_what_the_template_loops_wrote(loaded_seeds):
         by_repo = {}
         for sample in samples:
             by_repo.setdefault(sample.repo_id, (sample.repo, []))[1].append(sample)
-        page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
+        page = reads.paper_page.paper_page(reads.papers.paper_by_address(paper.slug)[0])
         assert [[p.pk for p in places] for _, places in page.samples_by_repo] == [
             [s.pk for s in group] for _, group in by_repo.values()
         ]
@@ -1205,7 +1205,7 @@ def test_board_rows_write_what_the_template_loop_wrote(db):
         },
     ]
     results = [make_result(leaderboard=board, model=f"Model <{n}>", **row) for n, row in enumerate(rows)]
-    results = queries.leaderboard_results(board)
+    results = reads.leaderboards.leaderboard_results(board)
     for metric in ("Accuracy", "Error", ""):
         context = {"results": results, "metric_names": ["Accuracy", "Top-5", "Error"], "metric": metric}
         tag = Template("{% load pages %}  {% board_rows results metric_names metric %}").render(

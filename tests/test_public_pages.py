@@ -1,10 +1,11 @@
-"""The registry of public pages (catalogue.public_pages) and the example each kind has (tests/pages.py)."""
+"""The registry of public pages (catalogue.web.public_pages) and each kind's example (tests/pages.py)."""
 
 import pytest
 from django.urls import resolve
 
-from catalogue import views
-from catalogue.public_pages import public_page_kinds
+from catalogue.web.public_pages import public_page_kinds
+from catalogue.web.views.papers import paper_detail
+from catalogue.web.views.site import robots_txt
 from tests.pages import (
     FEEDS,
     OWN_FORMAT,
@@ -68,8 +69,8 @@ def test_a_view_marked_public_is_found_wherever_it_is_routed():
 
     inner = types.ModuleType("pages_registry_inner")  # included as a module, never imported
     inner.urlpatterns = [
-        path("x/<slug:slug>", views.paper_detail, name="nested"),
-        path("y", views.robots_txt),
+        path("x/<slug:slug>", paper_detail, name="nested"),
+        path("y", robots_txt),
     ]
     outer = types.ModuleType("pages_registry_outer")
     outer.urlpatterns = [path("deep/", include(inner))]

@@ -7,11 +7,12 @@ in which order, with what figures, and for lists, how keyset cursors walk them b
 import pytest
 from django.http import Http404
 
-from catalogue import counters, figures, queries
-from catalogue.browse import queries as browse_queries
+from catalogue import counters, figures, reads
 from catalogue.models import Paper, PaperSlug, Sample, Status
 from catalogue.pagination import keyset
-from catalogue.queries import EntrySort, PaperFilters, PaperSort, SearchFilters
+from catalogue.reads.code import EntrySort
+from catalogue.reads.papers import PaperFilters, PaperSort
+from catalogue.reads.site_search import SearchFilters
 from tests.factories import (
     make_body,
     make_code_link,
@@ -50,15 +51,15 @@ def walk_forward(read, **kwargs) -> list:
 def test_paper_by_address_finds_current_old_and_arxiv_addresses():
     paper = make_paper(arxiv_id="1811.06965", slug="gpipe")
     PaperSlug.objects.create(slug="gpipe-old-title", paper=paper, last_stamp="s")
-    assert queries.paper_by_address("gpipe") == (paper, True)
-    assert queries.paper_by_address("gpipe-old-title") == (paper, False)
-    assert queries.paper_by_address("arxiv-1811-06965") == (paper, False)
+    assert reads.papers.paper_by_address("gpipe") == (paper, True)
+    assert reads.papers.paper_by_address("gpipe-old-title") == (paper, False)
+    assert reads.papers.paper_by_address("arxiv-1811-06965") == (paper, False)
     # the bare arXiv id too (issue 13: /paper/<arXiv id> redirects), with or without version
-    assert queries.paper_by_address("1811.06965") == (paper, False)
-    assert queries.paper_by_address("1811.06965v3") == (paper, False)
+    assert reads.papers.paper_by_address("1811.06965") == (paper, False)
+    assert reads.papers.paper_by_address("1811.06965v3") == (paper, False)
     for address in ("no-such-paper", "arxiv-1811-06966", "1811.06966"):
         with pytest.raises(Http404):
-            queries.paper_by_address(address)
+            reads.papers.paper_by_address(address)
 
 
 def test_the_paper_at_its_address_comes_with_its_author_names_and_whether_it_was_ever_corrected(
@@ -85,22 +86,22 @@ def test_the_paper_at_its_address_comes_with_its_author_names_and_whether_it_was
     expected = {plain: False, titled: True, placed: True, withdrawn: True}  # removed ones count
     for paper, corrected in expected.items():
         with django_assert_num_queries(1):
-            found, current = queries.paper_by_address(paper.slug)
+            found, current = reads.papers.paper_by_address(paper.slug)
         assert (found, current) == (paper, True)
         assert found.has_corrections is corrected is Correction.objects.of_paper(paper).exists()
         paper.refresh_from_db()
         assert (found.title, found.month, found.date) == (paper.title, paper.month, paper.date)
-    assert queries.paper_by_address(plain.slug)[0].author_names == ["First", "Ünïcode, Second", "Third"]
-    assert queries.paper_by_address(titled.slug)[0].author_names == []
+    assert reads.papers.paper_by_address(plain.slug)[0].author_names == ["First", "Ünïcode, Second", "Third"]
+    assert reads.papers.paper_by_address(titled.slug)[0].author_names == []
 
 
 def test_repo_by_address_is_case_insensitive_and_on_github_unless_told():
     github = make_repo(owner="KakaoBrain", name="torchgpipe")
     gitlab = make_repo(host="gitlab.com", owner="Group", name="Proj", key="gitlab.com/group/proj")
-    assert queries.repo_by_address("kakaobrain", "TorchGPipe") == github
-    assert queries.repo_by_address("group", "proj", host="GitLab.com") == gitlab
+    assert reads.repositories.repo_by_address("kakaobrain", "TorchGPipe") == github
+    assert reads.repositories.repo_by_address("group", "proj", host="GitLab.com") == gitlab
     with pytest.raises(Http404):
-        queries.repo_by_address("Group", "Proj")  # on github.com: no such repository
+        reads.repositories.repo_by_address("Group", "Proj")  # on github.com: no such repository
 
 
 # --- /papers/: filters, sorts and cursors -------------------------------------------------------
@@ -130,7 +131,7 @@ def tagged_papers():
 
 
 def shown(filters: PaperFilters, sort=PaperSort.DATE) -> set[int]:
-    return {p.pk for p in queries.papers_page(filters, sort).items}
+    return {p.pk for p in reads.papers.papers_page(filters, sort).items}
 
 
 def test_papers_page_filters(tagged_papers):
@@ -158,7 +159,7 @@ def test_papers_page_rows_carry_what_a_list_row_shows():
     make_sample(paper=paper, status=Status.RAN)
     make_sample(paper=paper)
     bare = make_paper()
-    rows = {row.pk: row for row in queries.papers_page(PaperFilters()).items}
+    rows = {row.pk: row for row in reads.papers.papers_page(PaperFilters()).items}
     row = rows[paper.pk]
     assert [a.name for a in row.authors.all()] == ["First", "Second", "Third"]
     assert (row.n_code_links, row.has_official_code) == (2, True)
@@ -180,7 +181,7 @@ def test_papers_page_sorts_by_date_title_or_samples_with_a_tie_break():
     make_sample(paper=undated)
 
     def order(sort):
-        return pks(queries.papers_page(PaperFilters(), sort).items)
+        return pks(reads.papers.papers_page(PaperFilters(), sort).items)
 
     # newest month first, then the higher id; no month at all comes last
     assert order(PaperSort.DATE) == pks([same_month, newer, older, undated])
@@ -197,7 +198,7 @@ def test_papers_page_cursors_walk_every_paper_once_and_come_back(sort):
         for _ in range(i % 4):
             make_sample(paper=paper)
         Paper.objects.filter(pk=paper.pk).update(n_code_links=i % 5)  # the stored count "most code" reads
-    everything = list(queries.filtered_papers(PaperFilters()))
+    everything = list(reads.papers.filtered_papers(PaperFilters()))
     expected = sorted(
         everything,
         key={
@@ -211,7 +212,7 @@ def test_papers_page_cursors_walk_every_paper_once_and_come_back(sort):
     )
 
     def read(**cursor):
-        return queries.papers_page(PaperFilters(), sort, **cursor)
+        return reads.papers.papers_page(PaperFilters(), sort, **cursor)
 
     assert pks(walk_forward(read)) == pks(expected)
     first = read()
@@ -228,10 +229,10 @@ def test_papers_page_cursors_walk_every_paper_once_and_come_back(sort):
 def test_a_cursor_that_is_not_one_of_this_order_gives_page_one():
     for i in range(keyset.PAGE_SIZE + 1):
         make_paper(title=f"paper {i}")
-    first = queries.papers_page(PaperFilters(), PaperSort.DATE)
-    title_cursor = queries.papers_page(PaperFilters(), PaperSort.TITLE).next_cursor
+    first = reads.papers.papers_page(PaperFilters(), PaperSort.DATE)
+    title_cursor = reads.papers.papers_page(PaperFilters(), PaperSort.TITLE).next_cursor
     for cursor in ("garbage", title_cursor, first.next_cursor[:-3], keyset.encode_cursor(["2024-01", "1"])):
-        page = queries.papers_page(PaperFilters(), PaperSort.DATE, after=cursor)
+        page = reads.papers.papers_page(PaperFilters(), PaperSort.DATE, after=cursor)
         assert pks(page.items) == pks(first.items), cursor
         assert page.prev_cursor is None
 
@@ -243,9 +244,9 @@ def test_task_and_method_papers_pages_list_their_papers_newest_first():
         paper.tasks.add(task)
         paper.methods.add(method)
     other.methods_introduced.add(method)
-    assert pks(queries.task_papers_page(task).items) == pks([new, old])
-    assert pks(queries.method_papers_page(method).items) == pks([new, old])
-    assert queries.task_papers_page(task).items[0].figures.n_places == 0  # rows carry their figures
+    assert pks(reads.taxonomy.task_papers_page(task).items) == pks([new, old])
+    assert pks(reads.taxonomy.method_papers_page(method).items) == pks([new, old])
+    assert reads.taxonomy.task_papers_page(task).items[0].figures.n_places == 0  # rows carry their figures
 
 
 # --- a paper's page --------------------------------------------------------------------------
@@ -264,7 +265,7 @@ def test_paper_page_groups_places_by_repository_with_no_repository_last():
     in_a = make_sample(paper=paper, repo=a, entry=beta, body=high)
     nowhere = make_sample(paper=paper, repo=None)
     make_sample(repo=a)  # another paper's place
-    page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
+    page = reads.paper_page.paper_page(reads.papers.paper_by_address(paper.slug)[0])
     assert [(repo and repo.full_name, pks(samples)) for repo, samples in page.samples_by_repo] == [
         (a.full_name, [in_a.pk]),
         (b.full_name, pks([in_b[2], in_b[1], in_b[0]])),  # by entry name, then body
@@ -289,7 +290,7 @@ def test_paper_places_are_the_paper_s_samples_as_plain_rows(django_assert_num_qu
         ),
     ]
     with django_assert_num_queries(1):
-        places = {place.pk: place for place in queries.paper_places(paper)}
+        places = {place.pk: place for place in reads.paper_page.paper_places(paper)}
     assert set(places) == set(pks(made))
     for sample in Sample.objects.filter(paper=paper).with_code_links().select_related("repo", "entry"):
         place = places[sample.pk]
@@ -338,11 +339,11 @@ def test_paper_page_counts_its_figures_from_the_places_it_shows(django_assert_nu
     paper.methods_introduced.add(
         make_method(name="M", full_name="Full M"), make_method(name="N", full_name="")
     )
-    paper, _ = queries.paper_by_address(paper.slug)  # with its authors and whether it has corrections
+    paper, _ = reads.papers.paper_by_address(paper.slug)  # with its authors and whether it has corrections
     # code links, the four topic lists in one, results, places: the figures add none (they were
     # three aggregate queries), the topics one (they were four)
     with django_assert_num_queries(4):
-        page = queries.paper_page(paper)
+        page = reads.paper_page.paper_page(paper)
     assert [(t.name, t.url) for t in page.topics["tasks"]] == [
         ("Alpha", "/task/a"),
         ("Alpha", "/task/b"),
@@ -378,7 +379,7 @@ def test_paper_page_lists_code_links_official_first_and_results_by_task_dataset_
     a_x_2 = make_result(paper=paper, leaderboard=board_a_x, model="model 2")
     a_x_1 = make_result(paper=paper, leaderboard=board_a_x, model="model 1")
     make_result(leaderboard=board_a_x)  # another paper's
-    page = queries.paper_page(queries.paper_by_address(paper.slug)[0])
+    page = reads.paper_page.paper_page(reads.papers.paper_by_address(paper.slug)[0])
     assert page.paper.author_names == ["First", "Second"]
     assert [t.name for t in page.topics["tasks"]] == ["Anatomy", "Zoology"]
     # official, then not official, then not stated (mentioned in the paper first)
@@ -415,7 +416,7 @@ def test_code_entries_page_sorts_by_places_papers_ran_and_name():
     make_sample(entry=spread, status=Status.RAN_HONOURS)
 
     def order(sort):
-        page, entry_figures = queries.code_entries_page(sort=sort)
+        page, entry_figures = reads.code.code_entries_page(sort=sort)
         assert entry_figures == figures.code_entry_figures_for(page.items)
         return [e.name for e in page.items]
 
@@ -424,7 +425,7 @@ def test_code_entries_page_sorts_by_places_papers_ran_and_name():
     assert order(EntrySort.RAN) == ["spread", "busy", "a_lonely"]  # busy and lonely tie at 0: by id
     assert order(EntrySort.NAME) == ["a_lonely", "busy", "spread"]
     assert order("stars") == order(EntrySort.PLACES)
-    _, entry_figures = queries.code_entries_page(sort=EntrySort.PLACES)
+    _, entry_figures = reads.code.code_entries_page(sort=EntrySort.PLACES)
     assert (entry_figures[busy.pk].n_places, entry_figures[busy.pk].n_papers) == (3, 1)
     assert (entry_figures[spread.pk].n_samples_ran, entry_figures[lonely.pk].n_places) == (2, 0)
 
@@ -432,11 +433,11 @@ def test_code_entries_page_sorts_by_places_papers_ran_and_name():
 def test_code_entries_page_searches_names_and_a_query_without_words_lists_all():
     zebra, other = make_entry(name="zebra_count"), make_entry(name="lion_count")
     reindex_search()
-    page, entry_figures = queries.code_entries_page("zebra")
+    page, entry_figures = reads.code.code_entries_page("zebra")
     assert pks(page.items) == [zebra.pk]
     assert set(entry_figures) == {zebra.pk}
-    assert queries.code_entries_page("giraffe")[0].items == []
-    assert set(pks(queries.code_entries_page("!!!")[0].items)) == {zebra.pk, other.pk}
+    assert reads.code.code_entries_page("giraffe")[0].items == []
+    assert set(pks(reads.code.code_entries_page("!!!")[0].items)) == {zebra.pk, other.pk}
 
 
 def test_code_entries_page_cursors_walk_every_entry_once():
@@ -446,7 +447,7 @@ def test_code_entries_page_cursors_walk_every_entry_once():
             make_sample(entry=entry)
 
     def read(**cursor):
-        return queries.code_entries_page(sort=EntrySort.PLACES, **cursor)[0]
+        return reads.code.code_entries_page(sort=EntrySort.PLACES, **cursor)[0]
 
     rows = walk_forward(read)
     assert len(rows) == len({e.pk for e in rows}) == keyset.PAGE_SIZE + 5
@@ -464,15 +465,15 @@ def test_entry_places_are_newest_first_by_status_and_a_bad_status_is_every_place
     ]
     make_sample()  # another entry's place
     newest_first = sorted(places, key=lambda s: -s.pk)
-    page = queries.entry_places(entry)
+    page = reads.code.entry_places(entry)
     assert pks(page.items) == pks(newest_first[: keyset.PAGE_SIZE])
-    assert pks(queries.entry_places(entry, after=page.next_cursor).items) == pks(
+    assert pks(reads.code.entry_places(entry, after=page.next_cursor).items) == pks(
         newest_first[keyset.PAGE_SIZE :]
     )
-    ran = queries.entry_places(entry, Status.RAN)
+    ran = reads.code.entry_places(entry, Status.RAN)
     assert pks(ran.items) == pks(s for s in newest_first if s.status == Status.RAN)
     assert ran.next_cursor is None
-    assert pks(queries.entry_places(entry, "bogus").items) == pks(page.items)
+    assert pks(reads.code.entry_places(entry, "bogus").items) == pks(page.items)
     with django_assert_num_queries(0):  # each place comes with its paper, repository, entry and body
         shown = [(p.pk, p.paper.slug, p.repo, p.entry.name, p.body.sha256_prefix) for p in page.items]
     assert shown == [
@@ -485,7 +486,7 @@ def test_places_page_pages_any_set_of_places():
     body = make_body()
     of_body = [make_sample(body=body) for _ in range(3)]
     make_sample()
-    page = queries.places_page(body.samples.all())
+    page = reads.code.places_page(body.samples.all())
     assert pks(page.items) == pks(reversed(of_body))
     assert (page.next_cursor, page.prev_cursor) == (None, None)
 
@@ -501,7 +502,7 @@ def test_repo_links_page_is_the_links_to_it_newest_paper_first():
     }
     same_month = make_code_link(repo=repo, paper=make_paper(arxiv_id=None, month="2020-03"))
     make_code_link()  # another repository's link
-    page = queries.repo_links_page(repo)
+    page = reads.repositories.repo_links_page(repo)
     assert pks(page.items) == pks(
         [links["2021-06"], same_month, links["2020-03"], links["2019-01"], links[""]]  # then the higher id
     )
@@ -515,7 +516,7 @@ def test_repo_links_page_cursors_go_both_ways():
         make_code_link(repo=repo, paper=make_paper(arxiv_id=f"2{i % 5}01.{i:05d}"))
 
     def read(**cursor):
-        return queries.repo_links_page(repo, **cursor)
+        return reads.repositories.repo_links_page(repo, **cursor)
 
     rows = walk_forward(read)
     assert pks(rows) == pks(sorted(rows, key=lambda link: (link.paper_month, link.pk), reverse=True))
@@ -532,7 +533,7 @@ def test_leaderboard_page_ranks_by_the_metric_most_results_state():
     a = make_result(leaderboard=board, model="a", metrics={"Accuracy": "80.5", "Params": "10M"})
     b = make_result(leaderboard=board, model="b", metrics={"Accuracy": "90%", "Params": "20M"})
     c = make_result(leaderboard=board, model="c", metrics={"Accuracy": "N/A"})
-    page = queries.leaderboard_page(board)
+    page = reads.leaderboards.leaderboard_page(board)
     assert page.metric == "Accuracy"
     assert page.metric_names == ["Accuracy", "Params"]
     assert pks(page.results) == pks([b, a, c])  # best first, what does not parse last
@@ -544,10 +545,10 @@ def test_leaderboard_page_ranks_by_an_asked_metric_only_if_a_result_states_it():
     # Params is a cost, fewer first: b's 10M ranks it first when the board is ranked by Params.
     a = make_result(leaderboard=board, model="a", metrics={"Accuracy": "90", "Params": "20M"})
     b = make_result(leaderboard=board, model="b", metrics={"Accuracy": "80", "Params": "10M"})
-    by_params = queries.leaderboard_page(board, "Params")
+    by_params = reads.leaderboards.leaderboard_page(board, "Params")
     assert (by_params.metric, by_params.metric_names) == ("Params", ["Params", "Accuracy"])
     assert pks(by_params.results) == pks([b, a])
-    unknown = queries.leaderboard_page(board, "Stars")
+    unknown = reads.leaderboards.leaderboard_page(board, "Stars")
     assert (unknown.metric, pks(unknown.results)) == ("Accuracy", pks([a, b]))
 
 
@@ -557,7 +558,7 @@ def test_leaderboard_page_ranks_errors_lower_first():
         make_result(leaderboard=board, model=f"m{i}", metrics={"Top-1 Error Rate": v})
         for i, v in enumerate(["5.0", "1.5", "3"])
     ]
-    page = queries.leaderboard_page(board)
+    page = reads.leaderboards.leaderboard_page(board)
     assert page.lower_is_better is True
     assert pks(page.results) == pks([rows[1], rows[2], rows[0]])
 
@@ -566,7 +567,7 @@ def test_leaderboard_page_ties_in_the_primary_metric_go_to_the_first_name():
     board = make_leaderboard()
     make_result(leaderboard=board, metrics={"Recall": "1"})
     make_result(leaderboard=board, metrics={"Precision": "1"})
-    assert queries.leaderboard_page(board).metric == "Precision"
+    assert reads.leaderboards.leaderboard_page(board).metric == "Precision"
 
 
 def test_leaderboard_page_over_time_points_are_the_results_with_a_value_and_a_month():
@@ -578,7 +579,7 @@ def test_leaderboard_page_over_time_points_are_the_results_with_a_value_and_a_mo
     make_result(leaderboard=board, paper=untitled, model="b", metrics={"Accuracy": "75"})
     make_result(leaderboard=board, paper=undated, model="c", metrics={"Accuracy": "99"})  # no month
     make_result(leaderboard=board, paper=dated, model="d", metrics={"Accuracy": "-"})  # no value
-    points = queries.leaderboard_page(board).over_time
+    points = reads.leaderboards.leaderboard_page(board).over_time
     assert [(p.x, p.y, p.label) for p in points] == [
         (2020.0, 75.0, "b (untitled-paper)"),
         (2019.5, 70.0, "a (Dated)"),
@@ -590,7 +591,7 @@ def test_leaderboard_page_without_metrics_keeps_the_archive_order():
     second = make_result(leaderboard=board, metrics={}, rank_in_archive_order=2)
     unranked = make_result(leaderboard=board, metrics={}, rank_in_archive_order=None)
     first = make_result(leaderboard=board, metrics={}, rank_in_archive_order=1)
-    page = queries.leaderboard_page(board, "Accuracy")
+    page = reads.leaderboards.leaderboard_page(board, "Accuracy")
     assert (page.metric, page.metric_names, page.lower_is_better, page.over_time) == (None, [], False, [])
     assert pks(page.results) == pks([first, second, unranked])
 
@@ -608,10 +609,12 @@ def test_leaderboards_of_a_task_or_of_a_method_s_papers_most_results_first():
     make_result(leaderboard=quiet, paper=using)
     make_result(leaderboard=make_leaderboard())  # neither the task's nor the method's
     counters.refresh(entry_ids=[], paper_ids=[], loaded=True)  # as a load ends
-    shown = browse_queries.boards_shown(task.leaderboards)
+    shown = reads.leaderboards.boards_shown(task.leaderboards)
     assert ([(b.pk, b.n_results) for b in shown.first], shown.total) == ([(busy.pk, 2), (quiet.pk, 1)], 2)
     # a method's: most results of its papers first, beside all the board's results
-    assert [(b.pk, b.n_method_results, b.n_results) for b in queries.leaderboards_of_method(method)] == [
+    assert [
+        (b.pk, b.n_method_results, b.n_results) for b in reads.leaderboards.leaderboards_of_method(method)
+    ] == [
         (elsewhere.pk, 2, 3),
         (quiet.pk, 1, 1),
     ]
@@ -649,7 +652,7 @@ def found(page) -> set[tuple[str, int]]:
 
 
 def test_search_page_finds_every_kind_and_counts_each_facet(zebras):
-    page = queries.search_page("zebra", SearchFilters())
+    page = reads.site_search.search_page("zebra", SearchFilters())
     assert found(page) == {(kind, zebras[name].pk) for name, kind in (
         ("p2020", "paper"), ("p2021", "paper"), ("undated", "paper"), ("entry", "entry"), ("repo", "repo"),
     )}  # fmt: skip
@@ -667,7 +670,7 @@ def test_search_page_finds_every_kind_and_counts_each_facet(zebras):
 
 
 def test_search_page_counts_each_facet_over_the_hits_the_other_filters_leave(zebras):
-    by_kind = queries.search_page("zebra", SearchFilters(kind="paper"))
+    by_kind = reads.site_search.search_page("zebra", SearchFilters(kind="paper"))
     assert {kind for kind, _ in found(by_kind)} == {"paper"}
     assert by_kind.total == 3
     assert by_kind.facets["kind"] == [
@@ -677,46 +680,52 @@ def test_search_page_counts_each_facet_over_the_hits_the_other_filters_leave(zeb
     ]
     assert by_kind.facets["status"] == [("ran", "ran", 1), ("unverified", "unverified", 1)]
 
-    by_year = queries.search_page("zebra", SearchFilters(year=2020))
+    by_year = reads.site_search.search_page("zebra", SearchFilters(year=2020))
     assert found(by_year) == {("paper", zebras["p2020"].pk)}
     assert by_year.facets["year"] == [("2021", "2021", 1), ("2020", "2020", 1)]  # its own filter left out
     assert by_year.facets["task"] == [("stripes", "Stripes", 1)]
     assert by_year.facets["kind"] == [("paper", "papers", 1)]
 
-    by_task = queries.search_page("zebra", SearchFilters(task="herds"))
+    by_task = reads.site_search.search_page("zebra", SearchFilters(task="herds"))
     assert found(by_task) == {("paper", zebras["p2021"].pk)}
     assert by_task.facets["task"] == [("stripes", "Stripes", 2), ("herds", "Herds", 1)]
     assert by_task.facets["official"] == []  # the herds paper's link is not official
 
-    by_status = queries.search_page("zebra", SearchFilters(status="unverified"))
+    by_status = reads.site_search.search_page("zebra", SearchFilters(status="unverified"))
     assert found(by_status) == {("paper", zebras["p2020"].pk), ("repo", zebras["repo"].pk)}
-    assert by_status.facets["status"] == queries.search_page("zebra", SearchFilters()).facets["status"]
+    assert (
+        by_status.facets["status"] == reads.site_search.search_page("zebra", SearchFilters()).facets["status"]
+    )
 
-    official = queries.search_page("zebra", SearchFilters(has_official_code=True))
+    official = reads.site_search.search_page("zebra", SearchFilters(has_official_code=True))
     assert found(official) == {("paper", zebras["p2020"].pk)}
     # task, year and official code are a paper's: the entry and the repository drop out
-    assert queries.search_page("zebra", SearchFilters(kind="entry", task="stripes")).items == []
+    assert reads.site_search.search_page("zebra", SearchFilters(kind="entry", task="stripes")).items == []
 
 
 def test_search_page_pages_its_hits_and_says_when_it_stopped_counting(monkeypatch):
-    papers = [make_paper(title=f"Zebra {i}") for i in range(queries.SEARCH_PAGE_SIZE + 5)]
+    papers = [make_paper(title=f"Zebra {i}") for i in range(reads.site_search.SEARCH_PAGE_SIZE + 5)]
     reindex_search()
-    first = queries.search_page("zebra", SearchFilters())
-    assert (first.total, first.pages, len(first.items)) == (len(papers), 2, queries.SEARCH_PAGE_SIZE)
-    last = queries.search_page("zebra", SearchFilters(), page=2)
+    first = reads.site_search.search_page("zebra", SearchFilters())
+    assert (first.total, first.pages, len(first.items)) == (
+        len(papers),
+        2,
+        reads.site_search.SEARCH_PAGE_SIZE,
+    )
+    last = reads.site_search.search_page("zebra", SearchFilters(), page=2)
     assert len(last.items) == 5
     assert found(first) | found(last) == {("paper", p.pk) for p in papers}
-    assert found(queries.search_page("zebra", SearchFilters(), page=99)) == found(
+    assert found(reads.site_search.search_page("zebra", SearchFilters(), page=99)) == found(
         last
     )  # past the end: the last
-    assert found(queries.search_page("zebra", SearchFilters(), page=0)) == found(first)
-    monkeypatch.setattr(queries, "SEARCH_FACET_LIMIT", 10)
-    capped = queries.search_page("zebra", SearchFilters())
+    assert found(reads.site_search.search_page("zebra", SearchFilters(), page=0)) == found(first)
+    monkeypatch.setattr(reads.site_search, "SEARCH_FACET_LIMIT", 10)
+    capped = reads.site_search.search_page("zebra", SearchFilters())
     assert (capped.capped, capped.total, capped.facets["kind"]) == (True, 10, [("paper", "papers", 10)])
 
 
 def test_search_page_without_words_finds_nothing(zebras):
-    page = queries.search_page("!!!", SearchFilters())
+    page = reads.site_search.search_page("!!!", SearchFilters())
     assert (page.items, page.total, page.pages) == ([], 0, 1)
     assert page.facets["kind"] == []
 
@@ -727,14 +736,14 @@ def test_a_compiled_query_runs_its_queryset_with_the_value_put_in_and_refuses_an
     from catalogue.models import Paper
 
     a, b = make_paper(slug="alpha"), make_paper(slug="beta")
-    by_slug = queries.CompiledQuery(
+    by_slug = reads.sql.CompiledQuery(
         lambda slug, alias: Paper.objects.filter(slug=slug).values_list("id"), "\x00"
     )
     for paper in (a, b):
         with connection.cursor() as cursor:
             cursor.execute(*by_slug.sql(connection.alias, paper.slug))
             assert cursor.fetchall() == [(paper.pk,)]
-    twice = queries.CompiledQuery(
+    twice = reads.sql.CompiledQuery(
         lambda slug, alias: Paper.objects.filter(slug=slug).exclude(title=slug).values_list("id"), "\x00"
     )
     with pytest.raises(ValueError, match="2 times"):

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalogue import related
+from catalogue import reads
 from tests.factories import (
     make_body,
     make_code_link,
@@ -43,7 +43,7 @@ def paper():
 
 
 def test_related_papers_come_by_code_body_then_repository_then_leaderboard(paper):
-    found = related.related_papers(paper)
+    found = reads.related.related_papers(paper)
     assert [(r.slug, r.reason) for r in found] == [
         ("by-all", "code_body"),  # once, by its strongest reason
         ("by-body", "code_body"),
@@ -97,8 +97,8 @@ def test_at_most_ten_strongest_first():
             second = make_leaderboard()
             make_result(paper=paper, leaderboard=second)
             make_result(paper=other, leaderboard=second)
-    found = related.related_papers(paper)
-    assert len(found) == related.LIMIT
+    found = reads.related.related_papers(paper)
+    assert len(found) == reads.related.LIMIT
     assert [r.slug for r in found[:3]] == ["other-12", "other-13", "other-14"]
     assert [r.n_shared for r in found[:4]] == [2, 2, 2, 1]
 
@@ -118,7 +118,7 @@ def test_related_papers_read_one_query_for_1_related_and_for_50(client):
     make_result(paper=paper, leaderboard=board)
     make_result(paper=make_paper(), leaderboard=board)
     with CaptureQueriesContext(connection) as one:
-        assert len(related.related_papers(paper)) == 1
+        assert len(reads.related.related_papers(paper)) == 1
     urls = [paper.get_absolute_url(), f"/api/v1/papers/{paper.slug}/related/"]
     before = [_count(client, url) for url in urls]
     for i in range(49):
@@ -130,7 +130,7 @@ def test_related_papers_read_one_query_for_1_related_and_for_50(client):
         else:
             make_result(paper=other, leaderboard=board)
     with CaptureQueriesContext(connection) as fifty:
-        assert len(related.related_papers(paper)) == related.LIMIT
+        assert len(reads.related.related_papers(paper)) == reads.related.LIMIT
     assert len(one.captured_queries) == len(fifty.captured_queries) == 1
     assert [_count(client, url) for url in urls] == before
 
@@ -142,5 +142,5 @@ def test_a_shared_repository_off_github_links_to_its_own_address():
     one, other = make_paper(title="One", slug="one"), make_paper(title="Other", slug="other")
     make_code_link(paper=one, repo=repo)
     make_code_link(paper=other, repo=repo)
-    [found] = related.related_papers(one)
+    [found] = reads.related.related_papers(one)
     assert found.example_url == repo_path(repo) == "/repo/Team/tool.v2?host=gitlab.com"

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from catalogue import identities, pasted
+from catalogue import identities, reads
 from tests.factories import make_paper
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_an_identifier_of_no_known_paper_says_so_plainly(client, gpipe, q, kind,
 
 @pytest.mark.parametrize("q", ["gpipe", "pipeline parallelism", "1811", "10.5 percent", "arxiv"])
 def test_words_are_not_identifiers(q):
-    assert pasted.recognise(q) is None
+    assert reads.pasted.recognise(q) is None
 
 
 def test_the_search_page_has_one_search_box_and_lists_results_before_folded_facets(client, gpipe):

@@ -1,4 +1,4 @@
-"""catalogue.sitemaps: each section's page N is a range from a remembered key, not an OFFSET."""
+"""catalogue.web.sitemaps: each section's page N is a range from a remembered key, not an OFFSET."""
 
 import re
 
@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalogue import sitemaps
 from catalogue.pagination import paginators
+from catalogue.web import sitemaps
 from tests.factories import make_paper
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from django.urls import resolve
 
 from catalogue import caching
 from catalogue.models import Sample
-from catalogue.pageframe import cached_page, param
+from catalogue.web.pageframe import cached_page, param
 from tests.api_helpers import GPIPE, V1, get
 from tests.conftest import SEED_PAGE_KINDS
 from tests.factories import make_repo

@@ -13,7 +13,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from catalogue.browse import conferences
+from catalogue import conferences
 from catalogue.loader.schema import MAX_TEXT_CHARS
 from catalogue.models import Author, CodeEntry, Dataset, Leaderboard, Paper, Sample
 from tests.admin_client import make_curator
@@ -24,7 +24,7 @@ from tests.xss_corpus import EVIL, EVIL_SHORT, assert_inert, hostile_documents, 
 pytestmark = pytest.mark.django_db
 
 PAPER = "/paper/gpipe-efficient-training-of-giant-neural"
-# Every public page kind (catalogue.public_pages) at its seed example (tests/pages.py), which the
+# Every public page kind (catalogue.web.public_pages) at its seed example (tests/pages.py), which the
 # hostile seeds keep, but those whose address comes from a hostile name (read from the rows, below).
 # Search looks for the hostile text itself, and for a word of the seeds.
 FROM_ROWS = {

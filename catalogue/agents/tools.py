@@ -4,8 +4,8 @@ Most tools are the API's own answers: each asks the API view for its address (``
 its reads, filters, serializers, strict parameters and figures) inside the MCP request, exactly
 as a page's JSON form does, so no filter or figure is written twice. What the API does not
 answer, a tool reads through the page's own read: a leaderboard ranked by a metric
-(``queries.ranked`` and ``metrics.direction``: the board page's ranking and metric direction)
-and a code body's text (``queries.body_code``, where the body page shows it).
+(``reads.leaderboards.ranked`` and ``metrics.direction``: the board page's ranking and metric direction)
+and a code body's text (``reads.code.body_code``, where the body page shows it).
 
 Every result carries ``schema_version``, the attribution and the licence, the address of the
 page it comes from, and at most ``MAX_ROWS`` rows of any list, with ``next_cursor`` (null at the
@@ -23,7 +23,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from catalogue import attribution, boards, identities, metrics, queries
+from catalogue import attribution, identities, metrics, reads
 from catalogue.agents.calls import (
     API,
     MAX_ROWS,
@@ -195,7 +195,7 @@ async def get_code_body(
         found = CodeBody.objects.defer("code").filter(sha256_prefix=prefix).first()
         if found is None:
             raise Missing(f"no code body {prefix!r}")
-        shown = queries.body_code(found)
+        shown = reads.code.body_code(found)
         if shown.shown_from:
             place = shown.shown_from
             code = {
@@ -285,12 +285,14 @@ def _cursor_offset(cursor: str | None, key: str) -> int:
 def _ranked(found, board: str, metric: str | None, min_value: float | None, max_value: float | None):
     """The board's rows (their metrics only), its ranking metric, the metrics its rows state and
     the rows in rank order; a tool error where the metric or the bounds ask what the board lacks."""
-    # The page's ranking (queries.ranked) over each row's metrics only, as the API's best_rank
+    # The page's ranking (reads.leaderboards.ranked) over each row's metrics only, as the API's best_rank
     # reads them; the full rows are read for the window shown.
     light = list(
-        found.results.order_by(*queries.board_row_order()).only("id", "paper_id", "metrics", "code_links")
+        found.results.order_by(*reads.leaderboards.board_row_order()).only(
+            "id", "paper_id", "metrics", "code_links"
+        )
     )
-    ranking, names, ordered = queries.ranked(found, light, metric or "")
+    ranking, names, ordered = reads.leaderboards.ranked(found, light, metric or "")
     if metric and ranking != metric:
         raise ToolError(
             f"bad arguments: metric: no result on {board} states {metric!r}; its metrics: " + ", ".join(names)
@@ -326,7 +328,7 @@ def _board_rows(found, window: list, ranking: str, with_code: set) -> list[dict]
                 "rank": rank,
                 "model": result.model,
                 "paper": result.paper.slug if result.paper else None,
-                "paper_title": queries.result_source(result),
+                "paper_title": reads.leaderboards.result_source(result),
                 "value": (result.metrics or {}).get(ranking) if ranking else None,
                 "metrics": result.metrics or {},
                 "has_code": result.pk in with_code,
@@ -375,10 +377,10 @@ async def get_leaderboard(
             raise Missing(f"no leaderboard {board!r}")
         light, ranking, names, ordered = _ranked(found, board, metric, min_value, max_value)
         ranked = _within(list(enumerate(ordered, start=1)), ranking, min_value, max_value)
-        # The board page's code rule (boards.row_code: the paper's links, else the table row's own),
-        # so "with code only" keeps the rows the page's ?code=1 keeps.
-        code = boards.code_of_papers_on(found)
-        with_code = {r.pk for _, r in ranked if boards.has_code(r, code)}
+        # The board page's code rule (reads.leaderboards.row_code: the paper's links, else the table
+        # row's own), so "with code only" keeps the rows the page's ?code=1 keeps.
+        code = reads.leaderboards.code_of_papers_on(found)
+        with_code = {r.pk for _, r in ranked if reads.leaderboards.has_code(r, code)}
         if with_code_only:
             ranked = [(rank, r) for rank, r in ranked if r.pk in with_code]
         key = f"board:{board}?" + urlencode(

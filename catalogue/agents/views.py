@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from catalogue import attribution
 from catalogue.agents.bridge import AsgiBridge, asgi_scope
 from catalogue.api.throttling import AnonThrottle
-from catalogue.markdown_forms import CONTENT_TYPE as MARKDOWN
+from catalogue.web.markdown_forms import CONTENT_TYPE as MARKDOWN
 
 MCP_PATH = "/mcp"
 

@@ -15,8 +15,7 @@ from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.exceptions import ValidationError as DRFValidationError
 
-from catalogue import identities, search
-from catalogue.api import queries
+from catalogue import identities, reads, search
 from catalogue.api.serializers.base import ZeroStars
 from catalogue.models import (
     CodeBody,
@@ -36,7 +35,7 @@ from catalogue.models import (
 )
 from catalogue.models.papers import month_from, month_until
 from catalogue.pagination.api import is_cursor_mode
-from catalogue.queries import _id_list as id_list
+from catalogue.reads.sql import id_list
 
 # --- fields that refuse what they cannot read ----------------------------------------------
 
@@ -117,7 +116,7 @@ def _repository(value: str) -> Repo | None:
         return None
     if ref.host != "github.com":
         return Repo.objects.filter(key=ref.key).first()
-    return _or_none(queries.repository)(ref.owner, ref.name)
+    return _or_none(reads.repositories.repository)(ref.owner, ref.name)
 
 
 def _code_entry(value: str) -> CodeEntry | None:
@@ -135,7 +134,7 @@ def _arxiv_id(value: str) -> str | None:
 def paper_filter(field_name="paper", **kwargs):
     return LookupFilter(
         field_name=field_name,
-        resolve=_or_none(queries.paper),
+        resolve=_or_none(reads.papers.paper),
         what="paper",
         help_text="A paper id: its slug, an old slug, or its arXiv id.",
         **kwargs,

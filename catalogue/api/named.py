@@ -1,7 +1,7 @@
 """API views of what the data names but does not identify: authors and conferences (PwC v1 paths).
 
 An author is an exact name, as papers' author lists give it; conferences and their proceedings
-are derived from the proceeding each paper names (``catalogue.browse.conferences``). Papers are
+are derived from the proceeding each paper names (``catalogue.conferences``). Papers are
 listed in the API's paper order, by id (slug), as /papers/ and /tasks/{id}/papers/ list them;
 ``ordering=-published`` gives the newest first, as the site's pages do.
 """
@@ -11,8 +11,8 @@ from functools import cached_property
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.urls import reverse
 
-from catalogue import authors
-from catalogue.api import filters, queries, taxonomy_filters
+from catalogue import authors, conferences, reads
+from catalogue.api import filters, taxonomy_filters
 from catalogue.api.rows import Rows
 from catalogue.api.serializers.papers import (
     AuthorSerializer,
@@ -21,7 +21,6 @@ from catalogue.api.serializers.papers import (
     ProceedingSerializer,
 )
 from catalogue.api.views import DetailView, ListView
-from catalogue.browse import conferences
 from catalogue.models import Author, AuthorName, Paper
 
 # --- authors --------------------------------------------------------------------------------
@@ -30,7 +29,7 @@ from catalogue.models import Author, AuthorName, Paper
 class _AuthorChild:
     @cached_property
     def author(self) -> dict:
-        return queries.author(self.kwargs["author_id"])
+        return reads.named.author(self.kwargs["author_id"])
 
     def get(self, request, *args, **kwargs):
         """An id that is no exact name but a name's slug (``yanping-huang``, as Papers with Code
@@ -59,7 +58,7 @@ class AuthorList(ListView):
     cursor_ordering = "name"
 
     def get_queryset(self):
-        return queries.author_names()
+        return reads.named.author_names()
 
 
 class AuthorDetail(_AuthorChild, DetailView):
@@ -82,7 +81,7 @@ class AuthorPaperList(_AuthorChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.author_papers(self.author["name"])
+        return reads.named.author_papers(self.author["name"])
 
 
 # --- conferences and their proceedings ------------------------------------------------------
@@ -165,4 +164,4 @@ class ConferenceProceedingPaperList(_ProceedingChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.proceeding_papers(self.proceeding.spellings)
+        return reads.named.proceeding_papers(self.proceeding.spellings)

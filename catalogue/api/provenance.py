@@ -8,7 +8,7 @@ ETag. Both read ``catalogue.provenance``, as the page does.
 
 from django.urls import reverse
 
-from catalogue import attribution, provenance, queries
+from catalogue import attribution, provenance, reads
 from catalogue.api import filters
 from catalogue.api.serializers.data import ApiRootSerializer, DataSummarySerializer, LoadRunSerializer
 from catalogue.api.views import DetailView, ListView
@@ -63,7 +63,7 @@ class DataSummary(DetailView):
         return {
             "last_load": provenance.last_successful_load(),
             "sources": provenance.snapshot_sources(),
-            "counts": queries.catalogue_counts(),
+            "counts": reads.papers.catalogue_counts(),
             "loads": self.request.build_absolute_uri(reverse("api:load-list")),
             **_licence_block(self.request),
         }

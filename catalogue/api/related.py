@@ -1,10 +1,10 @@
 """``/api/v1/papers/<id>/related/``: the papers related to one by what only this catalogue knows
-(``catalogue.related``: a shared code body, then a repository, then a leaderboard), each with
-its reason; at most ``related.LIMIT``, in one query whatever the paper."""
+(``catalogue.reads.related``: a shared code body, then a repository, then a leaderboard), each with
+its reason; at most ``reads.related.LIMIT``, in one query whatever the paper."""
 
 from rest_framework import serializers
 
-from catalogue import related
+from catalogue import reads
 from catalogue.api.views import DetailView, _PaperChild
 
 
@@ -40,4 +40,4 @@ class PaperRelatedList(_PaperChild, DetailView):
     serializer_class = RelatedPapersSerializer
 
     def get_object(self):
-        return {"paper": self.paper.slug, "results": related.related_papers(self.paper)}
+        return {"paper": self.paper.slug, "results": reads.related.related_papers(self.paper)}

@@ -2,7 +2,7 @@
 names; conferences and proceedings.
 
 Each filter is the models' own vocabulary (``named_like``, ``Dataset.objects.with_modality``,
-``.of_task``…), the one the browsing pages (``catalogue.browse``) call too; an invalid value is
+``.of_task``…), the one the taxonomy's pages (``catalogue.reads.taxonomy``) call too; an invalid value is
 a 400 that names the parameter, as in ``catalogue.api.filters``. Conferences and proceedings are
 rows in memory (``catalogue.api.rows.Rows``), filtered by the same words rule.
 """
@@ -99,7 +99,7 @@ class EvaluationFilter(df.FilterSet):
 
 
 class AuthorFilter(df.FilterSet):
-    """Over author names (``{"name": …}`` rows of ``AuthorName``: ``catalogue.api.queries.author_names``)."""
+    """Over author names (``{"name": …}`` rows of ``AuthorName``: ``catalogue.reads.named.author_names``)."""
 
     q = df.CharFilter(method="filter_q", help_text="Words in the name: every one must occur, in any case.")
     full_name = df.CharFilter(

@@ -1,4 +1,4 @@
-"""API views: thin. Each names its read (``catalogue.api.queries``), its FilterSet and its shape.
+"""API views: thin. Each names its read (``catalogue.reads``), its FilterSet and its shape.
 
 ``cursor_ordering`` names the unique indexed column a list can be walked by in cursor mode
 (``catalogue.pagination.api``); lists without one are bounded by their parent.
@@ -14,8 +14,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from catalogue import figures
-from catalogue.api import filters, ids, queries, taxonomy_filters
+from catalogue import figures, reads
+from catalogue.api import filters, ids, taxonomy_filters
 from catalogue.api.conditional import CachedResponseMixin, ConditionalGetMixin
 from catalogue.api.serializers.boards import EvaluationSerializer, MetricSerializer, ResultSerializer
 from catalogue.api.serializers.code import CodeEntrySerializer, SampleSerializer
@@ -123,7 +123,7 @@ class _RowList(ListView):
 
 class _PlaceList(ListView):
     # A list of places: filtered as the model (its FilterSet), then read as plain rows for its
-    # page (``queries.place_rows``), which ``SampleSerializer`` shapes: no model instance per place.
+    # page (``reads.code.place_rows``), which ``SampleSerializer`` shapes: no model instance per place.
     # (A comment, not a docstring: the OpenAPI schema would take it as its subclasses' description.)
 
     serializer_class = SampleSerializer
@@ -132,7 +132,7 @@ class _PlaceList(ListView):
     cursor_ordering = "id"
 
     def filter_queryset(self, queryset):
-        return queries.place_rows(super().filter_queryset(queryset))
+        return reads.code.place_rows(super().filter_queryset(queryset))
 
 
 # --- parents --------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ class _PlaceList(ListView):
 class _PaperChild:
     @cached_property
     def paper(self):
-        return queries.paper(self.kwargs["paper_id"])
+        return reads.papers.paper(self.kwargs["paper_id"])
 
 
 class _RepositoryChild:
@@ -152,7 +152,7 @@ class _RepositoryChild:
     @cached_property
     def repo(self):
         host = self.request.query_params.get("host", "").strip().lower() or None
-        return queries.repository(self.kwargs["owner"], self.kwargs["name"], host)
+        return reads.repositories.repository(self.kwargs["owner"], self.kwargs["name"], host)
 
 
 def _get(queryset, **lookup):
@@ -171,13 +171,13 @@ class _TaskChild:
 class _AreaChild:
     @cached_property
     def area(self):
-        return _get(queries.areas(), slug=self.kwargs["area_id"])
+        return _get(reads.taxonomy.areas(), slug=self.kwargs["area_id"])
 
 
 class _EvaluationChild:
     @cached_property
     def board(self):
-        return _get(queries.leaderboards(), slug=self.kwargs["evaluation_id"])
+        return _get(reads.leaderboards.leaderboards(), slug=self.kwargs["evaluation_id"])
 
 
 # --- Papers-with-Code compatible ------------------------------------------------------------
@@ -188,7 +188,7 @@ class _AuthorNamesOfThePage:
     prefetched: a prefetch made an Author per name and a queryset per paper (50 papers, 230 names)."""
 
     def extra_context(self, rows):
-        return {**super().extra_context(rows), "author_names": queries.author_names_of(rows)}
+        return {**super().extra_context(rows), "author_names": reads.papers.author_names_of(rows)}
 
 
 class SearchView(_AuthorNamesOfThePage, ListView):
@@ -199,7 +199,7 @@ class SearchView(_AuthorNamesOfThePage, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.search_papers(authors=False)
+        return reads.papers.search_papers(authors=False)
 
 
 class PaperList(_AuthorNamesOfThePage, ListView):
@@ -208,7 +208,7 @@ class PaperList(_AuthorNamesOfThePage, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.papers(authors=False)
+        return reads.papers.papers(authors=False)
 
 
 class PaperDetail(DetailView):
@@ -219,7 +219,7 @@ class PaperDetail(DetailView):
     def get_object(self):
         # One query for the paper, its names, its old slugs and its places: a row, no model
         # instance (four queries built by the ORM were most of the request).
-        return queries.paper_detail(self.kwargs["paper_id"])
+        return reads.papers.paper_detail(self.kwargs["paper_id"])
 
     def detail_context(self, paper) -> dict:
         return {
@@ -237,7 +237,7 @@ class PaperRepositoryList(_PaperChild, ListView):
     filterset_class = None
 
     def get_queryset(self):
-        return queries.paper_code_links(self.paper)
+        return reads.papers.code_links_of(self.paper)
 
 
 class PaperTaskList(_PaperChild, ListView):
@@ -257,15 +257,15 @@ class PaperMethodList(_PaperChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.methods().filter(papers=self.paper)
+        return reads.taxonomy.methods().filter(papers=self.paper)
 
 
 class _BestRanksOfThePage:
     """A list of leaderboard rows whose ``best_metric`` and ``best_rank`` are read for the page:
-    one query over every board on it (``queries.best_ranks``), not one per row or board."""
+    one query over every board on it (``reads.leaderboards.best_ranks``), not one per row or board."""
 
     def extra_context(self, rows):
-        return {**super().extra_context(rows), "best": queries.best_ranks(rows)}
+        return {**super().extra_context(rows), "best": reads.leaderboards.best_ranks(rows)}
 
 
 class PaperResultList(_BestRanksOfThePage, _PaperChild, ListView):
@@ -276,7 +276,7 @@ class PaperResultList(_BestRanksOfThePage, _PaperChild, ListView):
     filterset_class = None
 
     def get_queryset(self):
-        return queries.paper_results(self.paper)
+        return reads.papers.results_of(self.paper)
 
 
 class PaperDatasetList(_PaperChild, ListView):
@@ -289,10 +289,10 @@ class PaperDatasetList(_PaperChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.paper_datasets(self.paper)
+        return reads.taxonomy.paper_datasets(self.paper)
 
     def extra_context(self, rows) -> dict:
-        queries.with_task_ids(rows)
+        reads.taxonomy.with_task_ids(rows)
         return {}
 
 
@@ -300,7 +300,7 @@ class PaperSampleList(_PaperChild, _PlaceList):
     """The paper's places (code bodies under routine names), filterable as /samples/."""
 
     def get_queryset(self):
-        return queries.samples().filter(paper=self.paper)
+        return reads.code.samples().filter(paper=self.paper)
 
 
 class RepositoryList(ListView):
@@ -309,7 +309,7 @@ class RepositoryList(ListView):
     cursor_ordering = "key"
 
     def get_queryset(self):
-        return queries.repositories()
+        return reads.repositories.repositories()
 
 
 @extend_schema_view(get=extend_schema(operation_id="repositories_of_owner_list"))
@@ -319,7 +319,7 @@ class RepositoryOwnerList(RepositoryList):
     queryset = Repo.objects.none()  # the model, for the schema
 
     def get_queryset(self):
-        return queries.repositories().filter(owner__iexact=self.kwargs["owner"])
+        return reads.repositories.repositories().filter(owner__iexact=self.kwargs["owner"])
 
 
 class RepositoryDetail(_RepositoryChild, DetailView):
@@ -338,12 +338,12 @@ class RepositoryPaperList(_RepositoryChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.repository_papers(self.repo)
+        return reads.repositories.repository_papers(self.repo)
 
 
 class RepositorySampleList(_RepositoryChild, _PlaceList):
     def get_queryset(self):
-        return queries.samples().filter(repo=self.repo)
+        return reads.code.samples().filter(repo=self.repo)
 
 
 class TaskList(ListView):
@@ -352,7 +352,7 @@ class TaskList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.tasks()
+        return reads.taxonomy.tasks()
 
 
 class TaskDetail(_TaskChild, DetailView):
@@ -369,7 +369,7 @@ class TaskPaperList(_TaskChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.papers().on_task(self.task.pk)
+        return reads.papers.papers().on_task(self.task.pk)
 
 
 class TaskEvaluationList(_TaskChild, ListView):
@@ -379,7 +379,7 @@ class TaskEvaluationList(_TaskChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.leaderboards().filter(task=self.task)
+        return reads.leaderboards.leaderboards().filter(task=self.task)
 
 
 class TaskParentList(_TaskChild, _RowList):
@@ -390,7 +390,7 @@ class TaskParentList(_TaskChild, _RowList):
     queryset = Task.objects.none()  # the model, for the schema
 
     def rows(self):
-        return queries.task_parents(self.task)
+        return reads.taxonomy.task_parents(self.task)
 
 
 class TaskChildList(_TaskChild, ListView):
@@ -402,7 +402,7 @@ class TaskChildList(_TaskChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.tasks().filter(parent=self.task)
+        return reads.taxonomy.tasks().filter(parent=self.task)
 
 
 class AreaList(ListView):
@@ -413,7 +413,7 @@ class AreaList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.areas()
+        return reads.taxonomy.areas()
 
 
 class AreaDetail(_AreaChild, DetailView):
@@ -432,7 +432,7 @@ class AreaTaskList(_AreaChild, ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.tasks().filter(areas=self.area)
+        return reads.taxonomy.tasks().filter(areas=self.area)
 
 
 class DatasetList(ListView):
@@ -441,10 +441,10 @@ class DatasetList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.datasets()
+        return reads.taxonomy.datasets()
 
     def extra_context(self, rows) -> dict:
-        queries.with_task_ids(rows)
+        reads.taxonomy.with_task_ids(rows)
         return {}
 
 
@@ -452,8 +452,8 @@ class DatasetDetail(DetailView):
     serializer_class = DatasetSerializer
 
     def get_object(self):
-        dataset = _get(queries.datasets(), slug=self.kwargs["dataset_id"])
-        return queries.with_task_ids([dataset])[0]
+        dataset = _get(reads.taxonomy.datasets(), slug=self.kwargs["dataset_id"])
+        return reads.taxonomy.with_task_ids([dataset])[0]
 
 
 class DatasetEvaluationList(ListView):
@@ -470,7 +470,7 @@ class DatasetEvaluationList(ListView):
         return _get(Dataset.objects.only("pk", "slug"), slug=self.kwargs["dataset_id"])
 
     def get_queryset(self):
-        return queries.leaderboards().filter(dataset=self.dataset)
+        return reads.leaderboards.leaderboards().filter(dataset=self.dataset)
 
 
 class MethodList(ListView):
@@ -479,14 +479,14 @@ class MethodList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.methods()
+        return reads.taxonomy.methods()
 
 
 class MethodDetail(DetailView):
     serializer_class = MethodSerializer
 
     def get_object(self):
-        return _get(queries.methods(), slug=self.kwargs["method_id"])
+        return _get(reads.taxonomy.methods(), slug=self.kwargs["method_id"])
 
 
 class EvaluationList(ListView):
@@ -497,7 +497,7 @@ class EvaluationList(ListView):
     cursor_ordering = "slug"
 
     def get_queryset(self):
-        return queries.leaderboards()
+        return reads.leaderboards.leaderboards()
 
 
 class EvaluationDetail(_EvaluationChild, DetailView):
@@ -514,14 +514,15 @@ class EvaluationMetricList(_EvaluationChild, _RowList):
     queryset = Leaderboard.objects.none()  # the model, for the schema
 
     def rows(self):
-        return [{"id": i, "name": n} for i, n in ids.metric_ids(queries.leaderboard_metrics(self.board))]
+        metrics = reads.leaderboards.leaderboard_metrics(self.board)
+        return [{"id": i, "name": n} for i, n in ids.metric_ids(metrics)]
 
 
 class EvaluationMetricDetail(_EvaluationChild, DetailView):
     serializer_class = MetricSerializer
 
     def get_object(self):
-        for mid, name in ids.metric_ids(queries.leaderboard_metrics(self.board)):
+        for mid, name in ids.metric_ids(reads.leaderboards.leaderboard_metrics(self.board)):
             if mid == self.kwargs["metric_id"]:
                 return {"id": mid, "name": name}
         raise Http404(f"No metric {self.kwargs['metric_id']!r} on {self.board.slug}")
@@ -533,7 +534,7 @@ class EvaluationResultList(_BestRanksOfThePage, _EvaluationChild, ListView):
     filterset_class = None
 
     def get_queryset(self):
-        return queries.leaderboard_results(self.board)
+        return reads.leaderboards.results_on(self.board)
 
 
 class EvaluationResultDetail(_EvaluationChild, DetailView):
@@ -541,13 +542,13 @@ class EvaluationResultDetail(_EvaluationChild, DetailView):
 
     def get_object(self):
         # A leaderboard holds at most a few hundred rows: find the id among them.
-        for result in queries.leaderboard_results(self.board):
+        for result in reads.leaderboards.results_on(self.board):
             if ids.result_id(result) == self.kwargs["result_id"]:
                 return result
         raise Http404(f"No result {self.kwargs['result_id']!r} on {self.board.slug}")
 
     def detail_context(self, result) -> dict:
-        return {"best": queries.best_ranks([result])}
+        return {"best": reads.leaderboards.best_ranks([result])}
 
 
 # --- the catalogue's own --------------------------------------------------------------------
@@ -561,7 +562,7 @@ class CodeEntryList(ListView):
     cursor_ordering = "name"
 
     def get_queryset(self):
-        return queries.code_entries()
+        return reads.code.code_entries()
 
     def extra_context(self, rows):
         return {"figures": figures.code_entry_figures_for(rows)}
@@ -571,7 +572,7 @@ class CodeEntryDetail(DetailView):
     serializer_class = CodeEntrySerializer
 
     def get_object(self):
-        return _get(queries.code_entries(), slug=self.kwargs["entry_id"])
+        return _get(reads.code.code_entries(), slug=self.kwargs["entry_id"])
 
     def detail_context(self, entry) -> dict:
         return {"figures": {entry.pk: figures.code_entry_figures(entry)}}
@@ -580,14 +581,14 @@ class CodeEntryDetail(DetailView):
 class CodeEntrySampleList(_PlaceList):
     @cached_property
     def entry(self):
-        return _get(queries.code_entries(), slug=self.kwargs["entry_id"])
+        return _get(reads.code.code_entries(), slug=self.kwargs["entry_id"])
 
     def get_queryset(self):
-        return queries.samples().filter(entry=self.entry)
+        return reads.code.samples().filter(entry=self.entry)
 
 
 class SampleList(_PlaceList):
     """Places: one code body under one routine name in one paper, maybe in a repository."""
 
     def get_queryset(self):
-        return queries.samples()
+        return reads.code.samples()

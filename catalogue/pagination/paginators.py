@@ -152,7 +152,7 @@ class KeysFirstPaginator(Paginator):
             return self._get_page(list(start[skip : skip + self.per_page]), number, self)
         keys = list(start.values_list("pk", flat=True)[skip : skip + self.per_page])
         picked = rows.filter(pk__in=keys).order_by()
-        # plain rows (queries.place_rows: named tuples holding the pk) or model instances
+        # plain rows (reads.code.place_rows: named tuples holding the pk) or model instances
         found = {getattr(row, pk) if values else row.pk: row for row in picked}
         return self._get_page([found[k] for k in keys if k in found], number, self)
 

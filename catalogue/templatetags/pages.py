@@ -258,8 +258,8 @@ def shown_authors(names) -> list[str]:
 
 @register.filter
 def proceeding_id(name: str) -> str:
-    """The id of the proceeding a paper names (``catalogue.browse.conferences``)."""
-    from catalogue.browse import conferences
+    """The id of the proceeding a paper names (``catalogue.conferences``)."""
+    from catalogue import conferences
 
     return conferences.slug(name)
 
@@ -355,7 +355,7 @@ _PLACES_HEAD = (
 @register.simple_tag
 def paper_place_groups(groups, paper_slug: str) -> SafeString:
     """The paper page's places (catalogue/paper_detail.html): a heading and a table per repository
-    (``PaperPage.samples_by_repo``), a row per ``queries.PaperPlace``, written here rather than by
+    (``PaperPage.samples_by_repo``), a row per ``reads.paper_page.PaperPlace``, written here rather than by
     two nested ``{% for %}`` of the template, whose lookups and filter calls per group and per row
     were most of the page's rendering (a paper has up to some 150 places in as many repositories).
     The markup, whitespace included, is the loops' as they were; tests/test_pages.py compares."""
@@ -457,7 +457,7 @@ def board_rows(context, results, metric_names, metric, start=1, code=None) -> Sa
     (``render_value_in_context``: localized, escaped); tests/test_pages.py compares the two.
     ``start`` is the first row's rank on the whole board (101 on its second page); a row that
     carries its own ``board_rank`` (a filtered board: "with code only") shows that instead.
-    ``code`` (``catalogue.boards.code_of_papers_on``), when given, adds the code column."""
+    ``code`` (``catalogue.reads.leaderboards.code_of_papers_on``), when given, adds the code column."""
     out = []
     for counter, r in enumerate(results, start=start):
         out.append(_board_row(context, getattr(r, "board_rank", counter), r, metric_names, metric, code))
@@ -465,7 +465,7 @@ def board_rows(context, results, metric_names, metric, start=1, code=None) -> Sa
 
 
 def _code_cell(show, r, code) -> str:
-    from catalogue.boards import row_code  # the tag library loads before the models
+    from catalogue.reads.leaderboards import row_code  # the tag library loads before the models
 
     chosen = row_code(r, code)
     if chosen is None:

@@ -12,7 +12,7 @@ register = template.Library()
 def proceeding_label(name: str) -> str:
     """``NeurIPS 2019 12`` as the field names it: ``NeurIPS 2019`` (the month is the archive's
     filing, not part of the name). A name without a year is shown as given."""
-    from catalogue.browse import conferences  # the tag library loads before the models
+    from catalogue import conferences  # the tag library loads before the models
 
     conference, year, _ = conferences.parts(name or "")
     return f"{conference} {year}" if year is not None else name

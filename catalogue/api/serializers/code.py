@@ -68,7 +68,7 @@ class _PlacesShaped(serializers.ListSerializer):
 class SampleSerializer(serializers.Serializer):
     """A place: one code body under one routine name in one paper, maybe in a repository."""
 
-    # The declared fields are the schema; a row (``queries.place_rows``: plain columns, no model
+    # The declared fields are the schema; a row (``reads.code.place_rows``: plain columns, no model
     # instance) is shaped by ``to_representation`` in one step, the fields' order and values as
     # DRF made them of the model (tests/test_api_serializers.py holds the bytes equal).
     paper = PaperRefSerializer()

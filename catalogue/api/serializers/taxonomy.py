@@ -23,7 +23,7 @@ class MethodSerializer(serializers.Serializer):
     )
 
     def get_paper(self, method) -> str | None:
-        # Both read with the page (catalogue.api.queries.methods): no query per row.
+        # Both read with the page (catalogue.reads.taxonomy.methods): no query per row.
         if method.introduced_in is not None:
             return method.introduced_in.slug
         papers = method.introduced_by.all()
@@ -92,7 +92,7 @@ class DatasetSerializer(serializers.Serializer):
         return DatasetPaperSerializer(paper, context=self.context).data if paper else None
 
     def get_tasks(self, dataset) -> list[str]:
-        return dataset.task_ids  # set for the page by catalogue.api.queries.with_task_ids
+        return dataset.task_ids  # set for the page by catalogue.reads.taxonomy.with_task_ids
 
     @extend_schema_field(DataLoaderSerializer(many=True))
     def get_data_loaders(self, dataset):

@@ -12,6 +12,7 @@ from django.http import Http404
 
 from catalogue import identities
 from catalogue.models import Paper
+from catalogue.reads.papers import paper_by_address
 
 _ARXIV_ADDRESS = re.compile(
     r"^(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?$", re.I
@@ -59,8 +60,6 @@ def _by_arxiv_id(arxiv_id: str) -> Paper | None:
 
 
 def _by_slug(slug: str) -> Paper | None:
-    from catalogue.queries import paper_by_address  # queries imports the search module
-
     try:
         return paper_by_address(slug)[0]
     except Http404:

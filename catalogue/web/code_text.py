@@ -14,6 +14,8 @@ from pygments.util import ClassNotFound
 
 CSS_CLASS = "code-text"
 LIGHT_STYLE, DARK_STYLE = "default", "github-dark"
+# The marker as static/css/site.css carries it (written when this module was catalogue/code_text.py):
+# the served stylesheet stays byte for byte what it was.
 CSS_BEGIN = "/* code highlighting: catalogue.code_text.stylesheet() writes what follows; do not edit */"
 CSS_END = "/* end of code highlighting */"
 

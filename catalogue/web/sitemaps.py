@@ -30,13 +30,14 @@ class _Section(Sitemap):
         return KeysFirstPaginator(self._items(), self.limit)
 
 
+def _section(model: type[Model]) -> type[_Section]:
+    """A section of every ``model`` row at its own address (``get_absolute_url``), by slug."""
+    return type(f"{model.__name__}Sitemap", (_Section,), {"model": model})
+
+
 class PaperSitemap(_Section):
     model = Paper
     changefreq = "monthly"
-
-
-class CodeEntrySitemap(_Section):
-    model = CodeEntry
 
 
 class RepoSitemap(_Section):
@@ -47,33 +48,13 @@ class RepoSitemap(_Section):
         return repo_path(item)
 
 
-class LeaderboardSitemap(_Section):
-    model = Leaderboard
-
-
-class TaskSitemap(_Section):
-    model = Task
-
-
-class MethodSitemap(_Section):
-    model = Method
-
-
-class DatasetSitemap(_Section):
-    model = Dataset
-
-
-class AreaSitemap(_Section):
-    model = Area
-
-
 class ConferenceSitemap(Sitemap):
     """Conference pages and their proceedings' pages (derived from papers, so a list, not a model)."""
 
     limit = SITEMAP_LIMIT
 
     def items(self):
-        from catalogue.browse import conferences
+        from catalogue import conferences
 
         found = conferences.conferences().values()
         return [("conference", c.id) for c in found] + [
@@ -96,12 +77,12 @@ class StaticSitemap(Sitemap):
 SITEMAPS = {
     "pages": StaticSitemap,
     "papers": PaperSitemap,
-    "code": CodeEntrySitemap,
+    "code": _section(CodeEntry),
     "repositories": RepoSitemap,
-    "leaderboards": LeaderboardSitemap,
-    "tasks": TaskSitemap,
-    "methods": MethodSitemap,
-    "datasets": DatasetSitemap,
-    "areas": AreaSitemap,
+    "leaderboards": _section(Leaderboard),
+    "tasks": _section(Task),
+    "methods": _section(Method),
+    "datasets": _section(Dataset),
+    "areas": _section(Area),
     "conferences": ConferenceSitemap,
 }

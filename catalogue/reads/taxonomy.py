@@ -1,33 +1,34 @@
-"""Reads for the browsing pages: the state-of-the-art index, areas, the task list, datasets,
-authors and proceedings.
-
-Like ``catalogue.queries``, each page's rows come in a fixed number of queries whatever their
-number; counts over whole tables (papers per task, leaderboards per area) are remembered per
-data version (``catalogue.memo``), so they cost once per load.
+"""Reads of the archive's taxonomy: areas (/sota/, /area/…), tasks (the list, a task's place in
+the tree, its papers), datasets (the list, its facets, a dataset's page) and methods (the list
+by collection, a method's papers), and the API's tasks, areas, datasets and methods.
 """
 
 from dataclasses import dataclass
+from itertools import chain
 
-from django.db.models import Count, Exists, F, OuterRef, QuerySet, Sum, Value, Window
+from django.db.models import Case, Count, Exists, F, OuterRef, Prefetch, QuerySet, Sum, Value, When, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.http import Http404
 
 from catalogue import memo, search
-from catalogue.browse import conferences
-from catalogue.models import (
-    Area,
-    Author,
-    Dataset,
-    Leaderboard,
-    Method,
-    MethodCollection,
-    Paper,
-    Result,
-    SearchKind,
-    Task,
-)
+from catalogue.models import Area, Dataset, Leaderboard, Method, MethodCollection, Paper, Result, Task
 from catalogue.pagination.keyset import Key, KeysetPage, keyset_page, keyset_page_of_keys
-from catalogue.queries import PAPER_KEYS, SEARCH_FACET_LIMIT, PaperSort, with_list_figures
+from catalogue.reads.leaderboards import BoardsShown, boards_shown
+from catalogue.reads.papers import PAPER_KEYS, PaperSort, with_list_figures
+
+
+def task_papers_page(task: Task, *, after: str | None = None, before: str | None = None) -> KeysetPage:
+    page = keyset_page(Paper.objects.on_task(task.pk), PAPER_KEYS[PaperSort.DATE], after=after, before=before)
+    with_list_figures(page.items)
+    return page
+
+
+def method_papers_page(method: Method, *, after: str | None = None, before: str | None = None) -> KeysetPage:
+    papers = Paper.objects.using_method(method.pk)
+    page = keyset_page(papers, PAPER_KEYS[PaperSort.DATE], after=after, before=before)
+    with_list_figures(page.items)
+    return page
+
 
 AREA_TASKS_SHOWN = 12  # tasks an area shows on /sota/ before "all N tasks"
 NO_AREA = "tasks-in-no-area"  # the /sota/ group of the tasks the archive gives no category
@@ -129,6 +130,8 @@ TASK_SORTS = {
     "leaderboards": [Key("n_leaderboards", True, int), Key("slug", False, str)],
     "name": [Key("name", False, str), Key("slug", False, str)],
 }
+
+
 TASK_SORT_LABELS = {"papers": "most papers", "leaderboards": "most leaderboards", "name": "name"}
 
 
@@ -182,30 +185,6 @@ def task_tree(task: Task) -> TaskTree:
     )
 
 
-# --- a task's or a dataset's leaderboards -------------------------------------------------------
-
-# A task's or a dataset's page shows its busiest boards; all of them are a page at a time on
-# /task/<slug>/leaderboards and /dataset/<slug>/leaderboards. ImageNet has 557 at archive size.
-BOARDS_SHOWN = 20
-BOARD_KEYS = [Key("n_results", True, int), Key("slug", False, str)]  # most results first
-
-
-@dataclass(frozen=True)
-class BoardsShown:
-    first: list[Leaderboard]  # the BOARDS_SHOWN with most results
-    total: int
-
-
-def boards_shown(boards: QuerySet[Leaderboard]) -> BoardsShown:
-    """The first boards of a task's or dataset's ``leaderboards``, and how many it has."""
-    first = boards.select_related("task", "dataset").order_by("-n_results", "slug")[:BOARDS_SHOWN]
-    return BoardsShown(list(first), boards.count())  # the count: an index range, as many queries at any size
-
-
-def boards_page(boards: QuerySet[Leaderboard], *, after=None, before=None) -> KeysetPage:
-    return keyset_page(boards.select_related("task", "dataset"), BOARD_KEYS, after=after, before=before)
-
-
 # --- datasets ---------------------------------------------------------------------------------
 
 
@@ -213,6 +192,8 @@ DATASET_SORTS = {
     "name": [Key("name", False, str), Key("slug", False, str)],
     "papers": [Key("papers_count", True, int), Key("slug", False, str)],
 }
+
+
 DATASET_SORT_LABELS = {"name": "name", "papers": "most papers"}
 
 
@@ -293,67 +274,6 @@ def _paper_keys_of(dataset: Dataset) -> list[tuple[str, int]]:
     return sorted(set(rows.values_list("paper__month", "paper_id")))
 
 
-# --- authors and proceedings: papers grouped by an exact name -----------------------------------
-
-
-@dataclass(frozen=True)
-class NamedPapers:
-    """The papers of one author name or one proceeding, newest first, and how many in all."""
-
-    name: str
-    papers: KeysetPage
-    n_papers: int
-
-
-def author_page(name: str, *, after=None, before=None) -> NamedPapers:
-    """Papers whose author list holds exactly ``name`` (the data names people, it does not
-    identify them), or 404."""
-    named = Author.objects.filter(paper=OuterRef("pk"), name=name)
-    papers = Paper.objects.filter(Exists(named))
-    return _named_papers(name, papers, "author", after, before)
-
-
-def proceeding_page(proceeding_id: str, *, after=None, before=None) -> NamedPapers:
-    """Papers published in the proceeding with this id (every spelling it gathers), or 404."""
-    found = conferences.proceeding_by_id(proceeding_id)
-    papers = Paper.objects.filter(proceeding__in=found.spellings)
-    return _named_papers(found.name, papers, "proceeding", after, before)
-
-
-def _named_papers(name: str, papers, kind: str, after, before) -> NamedPapers:
-    n_papers = memo.remember(f"{kind}_papers", name, papers.count)
-    if not name or not n_papers:
-        raise Http404(f"No papers for the {kind} {name!r}")
-    page = keyset_page(papers, PAPER_KEYS[PaperSort.DATE], after=after, before=before)
-    with_list_figures(page.items)
-    return NamedPapers(name, page, n_papers)
-
-
-AUTHORS_FROM_HITS = 200  # best paper hits whose authors a search looks through
-AUTHORS_SHOWN = 10
-
-
-def authors_matching(q: str) -> list[tuple[str, int]]:
-    """Author names in which every word of ``q`` occurs, among the authors of the best paper
-    hits for ``q`` (search indexes a paper's authors), with their number of papers there."""
-    return memo.remember("authors_matching", tuple(search.words(q)), lambda: _authors_matching(q))
-
-
-def _authors_matching(q: str) -> list[tuple[str, int]]:
-    words = [w.casefold() for w in search.words(q)]
-    if not words:
-        return []
-    # the search page's own hits (remembered under the same key), so this costs one query more
-    ranked = search.ranked(q, limit=SEARCH_FACET_LIMIT + 1)
-    hits = [h.object_id for h in ranked if h.kind == SearchKind.PAPER]
-    counts: dict[str, int] = {}
-    for name in Author.objects.filter(paper_id__in=hits[:AUTHORS_FROM_HITS]).values_list("name", flat=True):
-        folded = name.casefold()
-        if all(w in folded for w in words):
-            counts[name] = counts.get(name, 0) + 1
-    return sorted(counts.items(), key=lambda nc: (-nc[1], nc[0]))[:AUTHORS_SHOWN]
-
-
 # --- methods ----------------------------------------------------------------------------------
 
 
@@ -391,6 +311,8 @@ METHOD_SORTS = {
     "name": [Key("name", False, str), Key("slug", False, str)],
     "papers": [Key("papers_count", True, int), Key("slug", False, str)],
 }
+
+
 METHOD_SORT_LABELS = {"name": "name", "papers": "most papers"}
 
 
@@ -403,3 +325,93 @@ def methods_page(q: str, collection: str, sort: str, *, after=None, before=None)
         methods = methods.filter(pk__in=Method.collections.through.objects.filter(
             methodcollection__slug=collection).values("method"))  # fmt: skip
     return keyset_page(methods, METHOD_SORTS[sort], after=after, before=before)
+
+
+def tasks() -> QuerySet[Task]:
+    return Task.objects.order_by("slug")
+
+
+# A chain longer than this is taken to be a cycle in the data (the archive's deepest is far shorter).
+
+
+def task_parents(task: Task) -> list[Task]:
+    """The task's parent, its parent's parent… up to the root, nearest first (``Task.ancestors``)."""
+    return task.ancestors()
+
+
+def areas() -> QuerySet[Area]:
+    return Area.objects.order_by("slug")
+
+
+def datasets() -> QuerySet[Dataset]:
+    """Datasets with what their serializer reads but their tasks (``with_task_ids``, once a page
+    is chosen): the introducing paper (the dataset's own record's, else the first a paper
+    document names) and the parent dataset."""
+    return (
+        Dataset.objects.select_related("introduced_in", "parent")
+        .only(
+            *("slug", "name", "full_name", "description", "homepage", "introduced_date", "num_papers"),
+            *("modalities", "languages", "variants", "data_loaders"),
+            *("introduced_in__slug", "introduced_in__title", "parent__slug"),
+        )
+        .prefetch_related(
+            Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug", "title")),
+        )
+        .order_by("slug")
+    )
+
+
+def with_task_ids(datasets: list[Dataset]) -> list[Dataset]:
+    """Sets ``task_ids`` on each dataset: the ids of the tasks its record names and of those its
+    leaderboards are of, sorted. Two queries of (dataset, task id) pairs for a page of datasets:
+    prefetching the boards built one model instance per board (ImageNet has 557 at archive size)."""
+    found: dict[int, set[str]] = {dataset.pk: set() for dataset in datasets}
+    named = Dataset.tasks.through.objects.filter(dataset__in=found).values_list("dataset_id", "task__slug")
+    evaluated = (
+        Leaderboard.objects.filter(dataset__in=found).values_list("dataset_id", "task__slug").distinct()
+    )
+    for dataset_id, slug in chain(named, evaluated):
+        found[dataset_id].add(slug)
+    for dataset in datasets:
+        dataset.task_ids = sorted(found[dataset.pk])
+    return datasets
+
+
+def introduced_by(paper: Paper) -> set[int]:
+    """Ids of the datasets the paper introduced, as the dataset's own record or a paper document says."""
+    listed = Paper.datasets_introduced.through.objects.filter(paper=paper).values_list("dataset", flat=True)
+    return {*Dataset.objects.filter(introduced_in=paper).values_list("pk", flat=True), *listed}
+
+
+def evaluated_in(paper: Paper) -> set[int]:
+    """Ids of the datasets of the leaderboards the paper has results on."""
+    return set(Result.objects.filter(paper=paper).values_list("leaderboard__dataset", flat=True).distinct())
+
+
+def paper_datasets(paper: Paper) -> QuerySet[Dataset]:
+    """The datasets the paper introduced and those it has leaderboard results on, marked which.
+
+    The paper's own few dataset ids first (indexed reads from the paper's side), then those rows:
+    asked as conditions on every dataset, PostgreSQL tested all 15,000 of them (50 ms)."""
+    introduced, evaluated = introduced_by(paper), evaluated_in(paper)
+    return (
+        datasets()
+        .filter(pk__in=introduced | evaluated)
+        .annotate(
+            introduced=Case(When(pk__in=introduced, then=True), default=False),
+            evaluated=Case(When(pk__in=evaluated, then=True), default=False),
+        )
+    )
+
+
+def methods() -> QuerySet[Method]:
+    """Methods with the papers that introduced them, for PwC's ``paper``: the methods dump's
+    (``introduced_in``, joined) and those paper documents name (``introduced_by``, prefetched)."""
+    return (
+        Method.objects.select_related("introduced_in")
+        .only("slug", "name", "full_name", "description", "introduced_in__slug")
+        .prefetch_related(
+            Prefetch("introduced_by", queryset=Paper.objects.order_by("slug").only("id", "slug"))
+        )
+        .order_by("slug")
+    )

@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from catalogue import attribution, authors, history, queries
+from catalogue import attribution, authors, history, reads
 from catalogue.models import Author, CodeEntry, Correction, Leaderboard, LoadRun, Paper, Sample, Status, Task
 from catalogue.models.corrections import attach_status_corrections
 
@@ -168,13 +168,13 @@ class LeaderboardFeed(_AtomFeed):
         return self.dated(
             list(
                 board.results.select_related("paper")
-                .annotate(dated=queries.result_date())
+                .annotate(dated=reads.leaderboards.result_date())
                 .order_by(F("dated").desc(nulls_last=True), "-id")[:ITEMS]
             )
         )
 
     def title_of(self, result) -> str:
-        return f"{result.model} ({queries.result_source(result)})"
+        return f"{result.model} ({reads.leaderboards.result_source(result)})"
 
     def item_description(self, result) -> str:
         metrics = result.metrics or {}

@@ -11,8 +11,8 @@
   Markdown is (``cached_page(json=…, markdown=…)``, ``list_json``, ``json_form_of``).
 - Its cached copy, shared by every visitor (``catalogue.caching``).
 
-The pages are ``catalogue.views``, ``catalogue.browse.views``, ``catalogue.board_views``,
-``catalogue.authors``' and the feeds (``feed``); their addresses are ``catalogue.addresses``'.
+The pages are ``catalogue.web.views`` (one module per domain) and the feeds (``feed``); their
+addresses are ``catalogue.addresses``'.
 """
 
 import json as jsonlib
@@ -31,8 +31,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.encoding import escape_uri_path
 from django.views.decorators.http import require_safe
 
-from catalogue import caching, markdown_forms
+from catalogue import caching
 from catalogue.addresses import API_ROOT, api_url
+from catalogue.web import markdown_forms
 
 # --- reading the query string -------------------------------------------------------
 
@@ -77,7 +78,7 @@ class Meta:
     og_type: str = "website"
     api_url: str = ""  # the API's address of what the page shows (set from cached_page's json=)
     json_url: str = ""  # this page's own JSON form (<page>.json), when it has one
-    feed_url: str = ""  # its Atom feed (catalogue.feeds), if it has one
+    feed_url: str = ""  # its Atom feed (catalogue.web.feeds), if it has one
     noindex: bool = False
 
 
@@ -169,7 +170,7 @@ def cached_page(
       Every answer says ``Vary: Accept``; HTML copies are kept under the page's address and JSON
       under the API's, so neither is ever served for the other.
     - The Markdown form (``<page>.md``, or a client preferring ``text/markdown``): the same API
-      answer written as Markdown (``catalogue.markdown_forms``), with the attribution; ``markdown``
+      answer written as Markdown (``catalogue.web.markdown_forms``), with the attribution; ``markdown``
       (request, the page's URL arguments) -> Markdown the page adds (a code body's text, where
       its page shows it). A page with no JSON form has none (406).
     - The cache: the key holds ``caching.data_version()`` (one cheap query), so a load or a
@@ -189,14 +190,7 @@ def cached_page(
         page_params = known | cache_bust_params()
         repeated = any(len(values) > 1 for _, values in request.GET.lists())
         if repeated or set(request.GET) - page_params:
-            # A parameter given twice (?page=1&page=2) is sent away like an unknown one, to the
-            # address with only its last value, the one the page read: the reader lands on the
-            # page they were shown before, at an address that says which. The API refuses it
-            # (400): people follow links, programs read errors. No page reads several values.
-            query = caching.canonical_query(request, page_params, one_each=True)
-            response = redirect(
-                escape_uri_path(request.path) + (f"?{query}" if query else ""), permanent=True
-            )
+            response = _to_known_params(request, page_params)
         else:
             request.page_params = page_params
             if negotiate:
@@ -209,6 +203,16 @@ def cached_page(
     wrapper.public_page = True  # json_form_of serves <page>.json only for these
     wrapper.page_reads = known
     return wrapper
+
+
+def _to_known_params(request, page_params: frozenset[str]) -> HttpResponse:
+    """A 301 to the address with only the parameters the page reads. A parameter given twice
+    (?page=1&page=2) is sent away like an unknown one, to the address with only its last value,
+    the one the page read: the reader lands on the page they were shown before, at an address
+    that says which. The API refuses it (400): people follow links, programs read errors. No
+    page reads several values."""
+    query = caching.canonical_query(request, page_params, one_each=True)
+    return redirect(escape_uri_path(request.path) + (f"?{query}" if query else ""), permanent=True)
 
 
 def _represent(view, json_form: JsonForm | None, request, args, kwargs, markdown=None) -> HttpResponse:
@@ -356,5 +360,5 @@ def flag(api_name: str) -> Callable[[str], dict[str, str]]:
 
 
 def feed(view):
-    """An Atom feed (``catalogue.feeds``) as a view: GET and HEAD only, cached like the pages."""
+    """An Atom feed (``catalogue.web.feeds``) as a view: GET and HEAD only, cached like the pages."""
     return require_safe(cached_page(view))

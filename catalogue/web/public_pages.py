@@ -1,5 +1,5 @@
 """The registry of public pages, read from the URLconf: every address whose view ``cached_page``
-marks (``public_page = True``, ``catalogue/views.py``), in URLconf order, by the pattern's name.
+marks (``public_page = True``, ``catalogue.web.pageframe``), in URLconf order, by the pattern's name.
 
 What walks the pages reads this, so a new page is covered by being routed: the tests that check
 every page for XSS, the CSP, strict parameters, query counts and phone widths

@@ -13,6 +13,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from catalogue.models import Status
+from catalogue.reads.leaderboards import Point
 
 
 def _number(value: float) -> str:
@@ -65,14 +66,6 @@ def status_bars(by_status: dict[str, int], *, chart_id: str, title: str) -> Safe
         desc,
         mark_safe("".join(bars)),  # each piece was built by format_html
     )
-
-
-@dataclass(frozen=True)
-class Point:
-    x: float  # a date as a fractional year (2018.87 ≈ mid-November 2018)
-    y: float
-    label: str  # what the point is, for its tooltip and the text alternative
-    name: str = ""  # the model's name alone: the label a state-of-the-art point carries on the chart
 
 
 def best_so_far(points: list[Point], *, lower_is_better: bool) -> list[Point]:
@@ -143,43 +136,106 @@ def _tick_text(value: float, step: float) -> str:
 NAMED_POINTS = 5
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """The time chart's box and scales: drawn 420 units wide with 13-unit text, so a phone's
+    360-pixel column still shows it at about 11 px (the page's CSS keeps it from growing past 36rem)."""
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    width: int = 420
+    height: int = 300
+    left: int = 58
+    right: int = 14
+    top: int = 14
+    bottom: int = 52
+
+    @classmethod
+    def around(cls, points: list[Point]) -> "_Frame":
+        xs, ys = [p.x for p in points], [p.y for p in points]
+        x0, x1 = min(xs), max(xs)
+        y0, y1 = min(ys), max(ys)
+        if x0 == x1:
+            x0, x1 = x0 - 0.5, x1 + 0.5
+        if y0 == y1:
+            pad = abs(y0) * 0.05 or 1.0
+            y0, y1 = y0 - pad, y1 + pad
+        return cls(x0, x1, y0, y1)
+
+    @property
+    def base(self) -> int:
+        return self.height - self.bottom
+
+    @property
+    def plot_right(self) -> int:
+        return self.width - self.right
+
+    def sx(self, x: float) -> float:
+        return round(
+            self.left + (x - self.x0) / (self.x1 - self.x0) * (self.width - self.left - self.right), 1
+        )
+
+    def sy(self, y: float) -> float:
+        return round(
+            self.height
+            - self.bottom
+            - (y - self.y0) / (self.y1 - self.y0) * (self.height - self.top - self.bottom),
+            1,
+        )
+
+
 def metric_over_time(points: list[Point], *, chart_id: str, metric: str, lower_is_better: bool) -> SafeString:
     """Each result as a dot at (paper date, value), the best so far as a step line, its newest
     steps named by model, year ticks on the date axis and round-number ticks on the value axis,
-    each axis titled. Drawn 420 units wide with 13-unit text, so a phone's 360-pixel column still
-    shows it at about 11 px (the page's CSS keeps it from growing past 36rem)."""
+    each axis titled (the box: ``_Frame``)."""
     if not points:
         return SafeString("")
-    width, height, left, right, top, bottom = 420, 300, 58, 14, 14, 52
-    xs, ys = [p.x for p in points], [p.y for p in points]
-    x0, x1 = min(xs), max(xs)
-    y0, y1 = min(ys), max(ys)
-    if x0 == x1:
-        x0, x1 = x0 - 0.5, x1 + 0.5
-    if y0 == y1:
-        pad = abs(y0) * 0.05 or 1.0
-        y0, y1 = y0 - pad, y1 + pad
-
-    def sx(x: float) -> float:
-        return round(left + (x - x0) / (x1 - x0) * (width - left - right), 1)
-
-    def sy(y: float) -> float:
-        return round(height - bottom - (y - y0) / (y1 - y0) * (height - top - bottom), 1)
-
+    frame = _Frame.around(points)
+    sx, sy = frame.sx, frame.sy
     frontier = best_so_far(points, lower_is_better=lower_is_better)
     first = frontier[0]
     steps = [f"M{sx(first.x)},{sy(first.y)}"]
     steps += [f"H{sx(p.x)} V{sy(p.y)}" for p in frontier[1:]]
-    steps.append(f"H{sx(x1)}")
+    steps.append(f"H{sx(frame.x1)}")
     dots = format_html_join(
         "",
         '<circle cx="{}" cy="{}" r="4" class="chart-dot"><title>{}: {}</title></circle>',
         ((sx(p.x), sy(p.y), p.label, _number(p.y)) for p in points),
     )
-    base, plot_right = height - bottom, width - right
-    year_step = max(1, int(_nice_step(x1 - x0, 5)))
-    years = [y for y in range(math.ceil(x0), math.floor(x1) + 1) if y % year_step == 0]
-    y_step = _nice_step(y1 - y0, 5)
+    best = frontier[-1]
+    desc = (
+        f"{len(points)} results with a date and a numeric {metric}, "
+        f"{'lower' if lower_is_better else 'higher'} is better. Best so far, in date order: "
+        + "; ".join(f"{p.label}: {_number(p.y)}" for p in frontier)
+        + f". Best: {best.label} ({_number(best.y)})."
+    )
+    return format_html(
+        '<svg class="chart chart-time" role="img" viewBox="0 0 {} {}" aria-labelledby="{}-t {}-d">'
+        '<title id="{}-t">Best {} over paper date</title><desc id="{}-d">{}</desc>'
+        '{}<path d="{}" class="chart-frontier"></path>{}{}</svg>',
+        frame.width,
+        frame.height,
+        chart_id,
+        chart_id,
+        chart_id,
+        metric,
+        chart_id,
+        desc,
+        _axes(frame, metric),
+        " ".join(steps),
+        dots,
+        mark_safe("".join(_names(frame, frontier))),  # each built by format_html
+    )
+
+
+def _axes(frame: _Frame, metric: str) -> SafeString:
+    """Both axes, titled: year ticks on the date axis, round-number ticks on the value axis."""
+    sx, sy, left, base = frame.sx, frame.sy, frame.left, frame.base
+    year_step = max(1, int(_nice_step(frame.x1 - frame.x0, 5)))
+    years = [y for y in range(math.ceil(frame.x0), math.floor(frame.x1) + 1) if y % year_step == 0]
+    y_step = _nice_step(frame.y1 - frame.y0, 5)
     ticks = [
         format_html(
             '<line x1="{x}" y1="{b}" x2="{x}" y2="{b5}" class="chart-axis"></line>'
@@ -202,37 +258,42 @@ def metric_over_time(points: list[Point], *, chart_id: str, metric: str, lower_i
             yt=sy(value) + 4,
             value=_tick_text(value, y_step),
         )
-        for value in _ticks(y0, y1, 5)
+        for value in _ticks(frame.y0, frame.y1, 5)
     ]
-    axes = format_html(
+    return format_html(
         '<line x1="{l}" y1="{b}" x2="{r}" y2="{b}" class="chart-axis"></line>'
         '<line x1="{l}" y1="{t}" x2="{l}" y2="{b}" class="chart-axis"></line>{ticks}'
         '<text x="{mid}" y="{xt}" class="chart-axis-title" text-anchor="middle">Paper date</text>'
         '<text x="{yx}" y="{ymid}" class="chart-axis-title" text-anchor="middle" '
         'transform="rotate(-90 {yx} {ymid})">{metric}</text>',
         l=left,
-        r=plot_right,
-        t=top,
+        r=frame.plot_right,
+        t=frame.top,
         b=base,
         ticks=mark_safe("".join(ticks)),  # each built by format_html
-        mid=round((left + plot_right) / 2, 1),
-        xt=height - 8,
+        mid=round((left + frame.plot_right) / 2, 1),
+        xt=frame.height - 8,
         yx=14,
-        ymid=round((top + base) / 2, 1),
+        ymid=round((frame.top + base) / 2, 1),
         metric=metric,
     )
+
+
+def _names(frame: _Frame, frontier: list[Point]) -> list[SafeString]:
+    """The newest ``NAMED_POINTS`` steps' model names, each beside its dot where it fits without
+    overlapping a name already placed (newest first)."""
     names = []
     placed: list[tuple[float, float, float]] = []  # (y, x from, x to) of the names drawn
     for p in reversed(frontier[-NAMED_POINTS:]):
         name = p.name or p.label
         name = name if len(name) <= 24 else name[:23] + "…"
-        x, y = sx(p.x), sy(p.y)
+        x, y = frame.sx(p.x), frame.sy(p.y)
         span = len(name) * 7 + 8
-        right_side = x + span <= plot_right
+        right_side = x + span <= frame.plot_right
         x_from, x_to = (x + 7, x + 7 + span) if right_side else (x - 7 - span, x - 7)
-        ty = y - 6 if y - 6 > top + 10 else y + 16
+        ty = y - 6 if y - 6 > frame.top + 10 else y + 16
         overlaps = any(abs(ty - py) < 14 and x_from < pto and x_to > pfrom for py, pfrom, pto in placed)
-        if x_from < left or overlaps:
+        if x_from < frame.left or overlaps:
             continue
         placed.append((ty, x_from, x_to))
         names.append(
@@ -244,27 +305,4 @@ def metric_over_time(points: list[Point], *, chart_id: str, metric: str, lower_i
                 name,
             )
         )
-    best = frontier[-1]
-    desc = (
-        f"{len(points)} results with a date and a numeric {metric}, "
-        f"{'lower' if lower_is_better else 'higher'} is better. Best so far, in date order: "
-        + "; ".join(f"{p.label}: {_number(p.y)}" for p in frontier)
-        + f". Best: {best.label} ({_number(best.y)})."
-    )
-    return format_html(
-        '<svg class="chart chart-time" role="img" viewBox="0 0 {} {}" aria-labelledby="{}-t {}-d">'
-        '<title id="{}-t">Best {} over paper date</title><desc id="{}-d">{}</desc>'
-        '{}<path d="{}" class="chart-frontier"></path>{}{}</svg>',
-        width,
-        height,
-        chart_id,
-        chart_id,
-        chart_id,
-        metric,
-        chart_id,
-        desc,
-        axes,
-        " ".join(steps),
-        dots,
-        mark_safe("".join(names)),  # each built by format_html
-    )
+    return names

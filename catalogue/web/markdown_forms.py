@@ -1,7 +1,7 @@
 """A page's Markdown form (``<page>.md``, ``Accept: text/markdown``): for programs and assistants
 that read text, the same answer as the page's JSON form, written as Markdown.
 
-The rows are the API's own answer for what the page shows (``catalogue.pageframe._api_response``:
+The rows are the API's own answer for what the page shows (``catalogue.web.pageframe._api_response``:
 its reads, serializers, cache entry, throttle and strict parameters), so no figure or filter is
 computed twice; this module only writes them out: the object's scalar fields as a list, its
 lists of objects as tables (at most ``TABLE_COLUMNS`` columns of scalars, the rest in the JSON

@@ -9,7 +9,7 @@ import re
 import unicodedata
 
 from catalogue import authors as author_names
-from catalogue.browse import conferences
+from catalogue import conferences
 from catalogue.models import Paper
 
 # Characters BibTeX (and LaTeX behind it) treat as markup; each is written escaped.
@@ -84,7 +84,7 @@ def bibtex(paper: Paper, authors: list[str], url: str) -> str:
     if authors:
         fields.append(("author", " and ".join(map(_bibtex_name, authors))))
     if paper.proceeding:
-        # "NeurIPS 2019 12" is NeurIPS, 2019, December (catalogue.browse.conferences): the
+        # "NeurIPS 2019 12" is NeurIPS, 2019, December (catalogue.conferences): the
         # proceedings' year and month, not the preprint's, date a paper published there
         conference, in_year, in_month = conferences.parts(paper.proceeding)
         booktitle = f"{conference} {in_year}" if in_year else paper.proceeding

@@ -1,141 +1,24 @@
-"""What a leaderboard shows beyond its results: each row's code, its rank in words, the table as
-CSV and JSON, the paper page's "Ranked #N on <board>" and the badge a README embeds.
+"""What a leaderboard's page writes beyond its results: the table as CSV and JSON, the rows'
+ranks on the page, the download links and the badge a README embeds.
 
-A row's rank is its place on the board as the board page ranks it (``catalogue.queries.ranked``:
-by its metric where the metric's direction is known, else the table's own order): "#N on this
-board, by <metric>". The archive's own position (``rank_in_archive_order``) is another figure,
-always labelled "the archive's own order". Every read here is a fixed number of queries however
-many rows the board has.
+What they are written from is read by ``catalogue.reads.leaderboards``: each row's code
+(``code_of_papers_on``, ``row_code``), a paper's rank on a board (``BoardRank``: its place as the
+board page ranks it, "#N on this board, by <metric>"; the archive's own position is another
+figure, always labelled "the archive's own order").
 """
 
 import csv
 import io
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from urllib.parse import urlencode
 
-from django.db.models import Subquery
 from django.template.defaultfilters import yesno
 from django.urls import reverse
 from django.utils.html import escape
 
 from catalogue import metrics
-from catalogue.models import CodeLink, Leaderboard, Paper, Result
-from catalogue.queries import board_row_order, leaderboard_results, ranked, result_source
-
-
-@dataclass(frozen=True)
-class CodeChoice:
-    """The code a board row links: the paper's official implementation, else its most-mentioned
-    link (mentioned in the paper and on GitHub count one each), else what the table's row gives."""
-
-    url: str
-    label: str  # owner/name, or the row's own title for its link
-    framework: str
-    why: str  # "official", "most mentioned", "the table's row"
-
-
-def _choice_key(row) -> tuple:
-    official, in_paper, in_github, key, sub_path = row[5:]
-    mentions = bool(in_paper) + bool(in_github)
-    return (not official, -mentions, key, sub_path)
-
-
-def code_of_papers_on(board: Leaderboard) -> dict[int, CodeChoice]:
-    """The code each paper with a row on ``board`` links (:class:`CodeChoice`), by paper id: one query."""
-    on_board = Result.objects.filter(leaderboard_id=board.pk, paper_id__isnull=False).values("paper_id")
-    rows = CodeLink.objects.filter(paper_id__in=Subquery(on_board)).values_list(
-        "paper_id",
-        "repo_url",
-        "repo__owner",
-        "repo__name",
-        "framework",
-        "is_official",
-        "mentioned_in_paper",
-        "mentioned_in_github",
-        "repo__key",
-        "sub_path",
-    )
-    best: dict[int, tuple] = {}
-    for row in rows:
-        if row[0] not in best or _choice_key(row) < _choice_key(best[row[0]]):
-            best[row[0]] = row
-    choices = {}
-    for paper_id, row in best.items():
-        _, url, owner, name, framework, official, in_paper, in_github, _, sub_path = row
-        why = "official" if official else "most mentioned" if (in_paper or in_github) else "linked"
-        label = f"{owner}/{name}" + (f"/{sub_path}" if sub_path else "")
-        choices[paper_id] = CodeChoice(url=url, label=label, framework=framework, why=why)
-    return choices
-
-
-def row_code(result: Result, code: dict[int, CodeChoice]) -> CodeChoice | None:
-    """The code of a row: its paper's (:func:`code_of_papers_on`), else the first link its table gives."""
-    if result.paper_id and result.paper_id in code:
-        return code[result.paper_id]
-    for link in result.code_links or []:
-        if isinstance(link, dict) and isinstance(link.get("url"), str) and link["url"].startswith("http"):
-            title = link.get("title")
-            return CodeChoice(
-                url=link["url"],
-                label=title if isinstance(title, str) and title else link["url"],
-                framework="",
-                why="the table's row",
-            )
-    return None
-
-
-def rank_words(rank: int, metric: str | None, direction: str | None) -> str:
-    """'#3 on this board, by Accuracy' (or 'in the table's own order' where the direction is not known)."""
-    if metric and direction:
-        return f"#{rank:,} on this board, by {metric}"
-    return f"#{rank:,} on this board, in the table’s own order"
-
-
-@dataclass(frozen=True)
-class BoardRank:
-    rank: int  # the row's place on its board, as the board page ranks it
-    of: int  # rows on the board
-    metric: str | None
-    direction: str | None
-
-    @property
-    def words(self) -> str:
-        return rank_words(self.rank, self.metric, self.direction)
-
-
-def ranks_of_paper(paper: Paper) -> dict[int, BoardRank]:
-    """Each of the paper's result rows' :class:`BoardRank`, by result id: one query reads every row
-    of every board the paper is on (their metrics), ranked as each board's page ranks it."""
-    boards = Result.objects.filter(paper_id=paper.pk).values("leaderboard_id")
-    rows = (
-        Result.objects.filter(leaderboard_id__in=Subquery(boards))
-        .select_related("leaderboard")
-        .order_by("leaderboard_id", *board_row_order())
-        .only("id", "paper_id", "leaderboard_id", "metrics", "leaderboard__metrics")
-    )
-    of_board: dict[int, list[Result]] = {}
-    for row in rows:
-        of_board.setdefault(row.leaderboard_id, []).append(row)
-    found: dict[int, BoardRank] = {}
-    for board_rows in of_board.values():
-        metric, _, ordered = ranked(board_rows[0].leaderboard, board_rows)
-        direction = metrics.direction(metric) if metric else None
-        for rank, row in enumerate(ordered, 1):
-            if row.paper_id == paper.pk:
-                found[row.pk] = BoardRank(rank, len(ordered), metric, direction)
-    return found
-
-
-def best_rank_on(board: Leaderboard, paper: Paper) -> tuple[BoardRank, Result] | None:
-    """The paper's best-placed row on ``board`` and its :class:`BoardRank`; None if it has no row
-    there. One query (the board's rows)."""
-    metric, _, ordered = ranked(board, leaderboard_results(board))
-    direction = metrics.direction(metric) if metric else None
-    for rank, row in enumerate(ordered, 1):
-        if row.paper_id == paper.pk:
-            return BoardRank(rank, len(ordered), metric, direction), row
-    return None
-
+from catalogue.models import Leaderboard, Result
+from catalogue.reads.leaderboards import BoardRank, CodeChoice, has_code, result_source, row_code
 
 # --- the table as data: CSV and JSON ----------------------------------------------------
 
@@ -246,12 +129,8 @@ def badge_markdown(image_url: str, board_url: str, alt: str) -> str:
 # --- the board page's rows ------------------------------------------------------------
 
 
-def has_code(result: Result, code: dict[int, CodeChoice]) -> bool:
-    return row_code(result, code) is not None
-
-
 def with_board_ranks(data, code: dict[int, CodeChoice], *, code_only: bool = False):
-    """``data`` (a ``queries.LeaderboardPage``) with each row's ``board_rank`` set (its place on the
+    """``data`` (``reads.leaderboards.LeaderboardPage``) with each row's ``board_rank`` set (its place on the
     whole board) and, ``code_only``, only the rows with code: a filtered row keeps its rank."""
     for rank, result in enumerate(data.results, 1):
         result.board_rank = rank

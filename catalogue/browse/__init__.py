@@ -1,1 +1,0 @@
-"""The browsing doors: the state-of-the-art index, areas, the task list and tree, datasets."""
