@@ -40,6 +40,7 @@ from catalogue.loader.fields import (
     text_list,
 )
 from catalogue.loader.row_builders import (
+    add_paper_method,
     add_repo,
     add_repo_link,
     add_result,
@@ -171,25 +172,9 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
             name = clean_name(
                 m.str("name", required=True, max_length=schema.max_chars("method", "name"), blank=False)
             )
-            derived = memo_name_slug(name)
-            out.add(
-                "method",
-                derived_slug=derived,
-                name=name,
-                name_key=memo_name_slug(name),
-                full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
-                stamp="1|" + stamp,
-                detailed=False,
-                doc_url=out.url,
-            )
-            out.add(
-                "paper_method",
-                pkey=pkey,
-                stamp=stamp,
-                name=name,
-                derived_slug=derived,
-                introduced=False,
-                rec=rec,
+            derived, tie = memo_name_slug(name), {"introduced": False, "rec": rec}
+            add_paper_method(
+                out, m, pkey, stamp, name=name, slug=None, derived_slug=derived, rank="1|", **tie
             )
 
 
@@ -348,15 +333,22 @@ def _links(row: Fields, key: str) -> list[dict]:
     return links
 
 
-def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
-    stamp = ctx.stamp
-    url = m.str("url")
-    slug = identities.slug_from_url(url, "method")
-    name = clean_name(m.str("name", max_length=schema.max_chars("method", "name")) or "")
+def _identity(record: Fields, kind: str) -> tuple[str, str]:
+    """A method's or dataset's record: its slug (from its URL, else from its name) and its name;
+    one that gives neither is skipped."""
+    url = record.str("url")
+    slug = identities.slug_from_url(url, kind)
+    name = clean_name(record.str("name", max_length=schema.max_chars(kind, "name")) or "")
     if not slug:
         if not name:
-            m.fail("url", "names no method: neither a method URL nor a name")
+            record.fail("url", f"names no {kind}: neither a {kind} URL nor a name")
         slug = memo_name_slug(name)
+    return slug, name
+
+
+def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
+    stamp = ctx.stamp
+    slug, name = _identity(m, "method")
     out.add(
         "method",
         slug=slug,
@@ -417,13 +409,7 @@ def _introducing_paper(out: Parsed, record: Fields, ctx: _Context) -> str | None
 
 def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
-    url = d.str("url")
-    slug = identities.slug_from_url(url, "dataset")
-    name = clean_name(d.str("name", max_length=schema.max_chars("dataset", "name")) or "")
-    if not slug:
-        if not name:
-            d.fail("url", "names no dataset: neither a dataset URL nor a name")
-        slug = memo_name_slug(name)
+    slug, name = _identity(d, "dataset")
     out.add(
         "dataset",
         slug=slug,

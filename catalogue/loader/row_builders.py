@@ -18,6 +18,7 @@ from catalogue.loader.fields import (
     Fields,
     Parsed,
     bad_char,
+    memo_name_slug,
     memo_parse_repo,
     metrics_json,
     paper_key,
@@ -212,3 +213,22 @@ def mention_paper(
         rec=rec,
     )
     return pkey
+
+
+def add_paper_method(
+    out: Parsed, m: Fields, pkey, stamp: str, *, name: str, slug, derived_slug: str, rank: str, **given
+) -> None:
+    """A method a paper names (``m``: where it is named, for its ``full_name``), and the paper's tie
+    to it (``given``: ``introduced``, the record ``rec``)."""
+    out.add(
+        "method",
+        slug=slug,
+        derived_slug=derived_slug,
+        name=name,
+        name_key=memo_name_slug(name),
+        full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
+        stamp=rank + stamp,
+        detailed=False,
+        doc_url=out.url,
+    )
+    out.add("paper_method", pkey=pkey, stamp=stamp, slug=slug, name=name, derived_slug=derived_slug, **given)

@@ -34,6 +34,7 @@ from catalogue.loader.fields import (
     paper_naming,
 )
 from catalogue.loader.row_builders import (
+    add_paper_method,
     add_repo_link,
     add_result,
     add_sample,
@@ -369,24 +370,15 @@ def _parse_methods(doc: Fields, out: Parsed, pkey, stamp):
                 name = (
                     clean_name(m.str(name_key, max_length=schema.max_chars("method", "name")) or "") or mslug
                 )
-                out.add(
-                    "method",
+                add_paper_method(
+                    out,
+                    m,
+                    pkey,
+                    stamp,
+                    name=name,
                     slug=mslug,
                     derived_slug=mslug,
-                    name=name,
-                    name_key=memo_name_slug(name),
-                    full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
-                    stamp=name_rank(name, mslug) + stamp,
-                    detailed=False,
-                    doc_url=out.url,
-                )
-                out.add(
-                    "paper_method",
-                    pkey=pkey,
-                    stamp=stamp,
-                    slug=mslug,
-                    name=name,
-                    derived_slug=mslug,
+                    rank=name_rank(name, mslug),
                     introduced=introduced,
                 )
 
