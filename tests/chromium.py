@@ -4,6 +4,8 @@ Without the networking flags Chromium keeps trying to reach Google's hosts, whic
 machine's closed network refuses.
 """
 
+from pathlib import Path
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -12,3 +14,30 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
 ]
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+class Reader:
+    """A browser tab that records console errors and failed page scripts."""
+
+    def __init__(self, browser, base_url, *, color_scheme="light", width=1200):
+        self.context = browser.new_context(
+            viewport={"width": width, "height": 900}, color_scheme=color_scheme
+        )
+        self.page = self.context.new_page()
+        self.base_url = base_url
+        self.errors: list[str] = []
+        self.page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def visit(self, path):
+        response = self.page.goto(self.base_url + path)
+        assert response.status == 200, (path, response.status)
+        return self.page
+
+    def shot(self, name):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+    def close(self):
+        self.context.close()

@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from datetime import timedelta
 from urllib.parse import unquote
 
@@ -23,11 +22,10 @@ from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
 from django_otp import DEVICE_ID_SESSION_KEY
-from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from catalogue.twofactor import devices
-from tests.admin_client import make_curator
+from tests.admin_client import code, make_curator
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.django_db
@@ -45,15 +43,6 @@ def curator(db):
 def enrolled(curator):
     """Cora, with a confirmed TOTP device."""
     return devices.create_confirmed_device(curator)
-
-
-def code(device, steps_ahead: int = 0) -> str:
-    """The device's code now (or ``steps_ahead`` time steps on, which its tolerance of one step
-    accepts: a code is accepted once, so a test that logs in twice uses the next step's)."""
-    device.refresh_from_db()
-    totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
-    totp.time = time.time() + steps_ahead * device.step
-    return f"{totp.token():0{device.digits}d}"
 
 
 def wrong(token: str) -> str:

@@ -29,11 +29,10 @@ from tests import archive_dumps
 from tests.api_helpers import V1, get, walk
 from tests.conftest import load
 from tests.factories import make_leaderboard, make_method, make_paper, make_result
-from tests.test_metrics import SAMPLES  # the repository's copy of the real samples
+from tests.samples import METHODS_DUMP, SAMPLES  # the repository's copy of the real samples
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
 
-METHODS_DUMP = SAMPLES / "methods" / "methods.json.gz"
 RECORDED = SAMPLES / "paperswithcode-go"
 SOTA = SAMPLES / "sota-extractor"
 PWC = "https://paperswithcode.com"

@@ -24,9 +24,10 @@ from tests import archive_dumps
 from tests.api_helpers import api_state
 from tests.conftest import PAPER_SEED, ROOT, SEEDS, load
 from tests.dump import catalogue_state, wipe
+from tests.samples import SAMPLES
 
 pytestmark = pytest.mark.django_db
-SOTA = ROOT / "tests" / "data" / "pwc-archive-samples" / "sota-extractor"
+SOTA = SAMPLES / "sota-extractor"
 PSPNET_BOARD = "semantic-segmentation-on-cityscapes-test"
 # Fields that say where a row came from (the file, its checksum), not what it holds.
 PROVENANCE = (

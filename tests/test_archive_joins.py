@@ -15,11 +15,11 @@ from rest_framework.test import APIClient
 
 from catalogue import models as m
 from tests.api_helpers import api_state
-from tests.conftest import PAPER_SEED, ROOT, load
+from tests.conftest import PAPER_SEED, load
 from tests.dump import wipe
+from tests.samples import SAMPLES
 
 pytestmark = pytest.mark.django_db
-SAMPLES = ROOT / "tests" / "data" / "pwc-archive-samples"
 SOTA = SAMPLES / "sota-extractor"
 
 

@@ -10,7 +10,7 @@ from catalogue import counters
 from catalogue import models as m
 from catalogue.browse import queries as browse
 from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task, reindex_search
-from tests.test_pages import html
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 PROBE = '<script>alert("x")</script>'

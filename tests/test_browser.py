@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, Reader
 from tests.conftest import SEEDS, load
 from tests.pages import seed_html_pages
 
@@ -24,7 +24,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
 # around it are still synchronous, so Django's guard against ORM calls in async code is
 # told so.
@@ -59,32 +58,6 @@ def browser(seeded):
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
-
-
-class Reader:
-    """A browser tab that records console errors and failed page scripts."""
-
-    def __init__(self, browser, base_url, *, color_scheme="light", width=1200):
-        self.context = browser.new_context(
-            viewport={"width": width, "height": 900}, color_scheme=color_scheme
-        )
-        self.page = self.context.new_page()
-        self.base_url = base_url
-        self.errors: list[str] = []
-        self.page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-
-    def visit(self, path):
-        response = self.page.goto(self.base_url + path)
-        assert response.status == 200, (path, response.status)
-        return self.page
-
-    def shot(self, name):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-    def close(self):
-        self.context.close()
 
 
 def text(page, selector="main"):

@@ -7,22 +7,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from catalogue import counters, curation
-from catalogue.figures import code_entry_figures, paper_figures
 from catalogue.models import Author, AuthorName, CodeEntry, Leaderboard, Paper, Sample, Task
 from tests import archive_dumps
 from tests.conftest import CODE_SEEDS, PAPER_SEED, load
-
-
-def assert_counts_agree():
-    for entry in CodeEntry.objects.all():
-        figures = code_entry_figures(entry)
-        assert (entry.n_places, entry.n_papers, entry.n_samples_ran) == (
-            figures.n_places,
-            figures.n_papers,
-            figures.n_samples_ran,
-        ), entry.name
-    for paper in Paper.objects.all():
-        assert paper.n_samples == paper_figures(paper).samples.n_samples, paper.slug
+from tests.counts import assert_counts_agree
 
 
 def test_a_load_stores_the_counts_in_any_order(db):

@@ -161,7 +161,7 @@ def test_a_bulk_status_correction_recounts_once_and_the_counts_agree(loaded_seed
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tests.test_counters import assert_counts_agree
+    from tests.counts import assert_counts_agree
 
     samples = Sample.objects.filter(entry__name="check_args_torchrun_main")
     with CaptureQueriesContext(connection) as ctx:

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, Reader
 from tests.conftest import load
-from tests.test_browser import Reader
-from tests.test_markup import METHODS_DUMP
+from tests.samples import METHODS_DUMP
 
 pytestmark = [
     pytest.mark.browser,

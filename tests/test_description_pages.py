@@ -14,8 +14,8 @@ from catalogue import models as m
 from catalogue.pagination.keyset import encode_cursor
 from tests.conftest import load
 from tests.factories import make_dataset, make_method, make_paper, make_task
-from tests.test_markup import METHODS_DUMP, text_outside_code
-from tests.test_pages import html
+from tests.pages import html, text_outside_code
+from tests.samples import METHODS_DUMP
 from tests.xss_corpus import assert_inert
 
 pytestmark = pytest.mark.django_db

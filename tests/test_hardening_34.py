@@ -20,7 +20,7 @@ from django.urls import resolve
 from config import request_checks
 from tests.api_helpers import GPIPE, V1, get
 from tests.conftest import ROOT, SEED_PAGE_KINDS
-from tests.test_hardening_web import free_port, up, wait_until
+from tests.servers import free_port, up, wait_until
 
 # --- NUL: 404 in the path, 400 in a parameter, before any query -----------------------------------
 

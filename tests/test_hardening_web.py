@@ -6,12 +6,9 @@ when two instances share a machine.
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,9 +19,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from catalogue.twofactor import devices
-from tests.admin_client import make_curator
+from tests.admin_client import code, make_curator
 from tests.api_helpers import V1
 from tests.conftest import ROOT
+from tests.servers import free_port, up, wait_until
 
 PASSWORD = "cora-curates-papers-2026"  # make_curator's password for "cora"
 EVIL = "https://evil.example/"
@@ -60,8 +58,6 @@ def test_an_off_site_next_after_login_lands_on_the_admin(client):
 
 @pytest.mark.django_db
 def test_an_off_site_next_after_a_login_with_a_code_lands_on_the_admin(client):
-    from tests.test_admin_2fa import code
-
     device = devices.create_confirmed_device(make_curator("cora"))
     response = client.post(
         reverse("admin:login"),
@@ -121,12 +117,6 @@ def test_a_throttled_request_costs_no_query(settings, cache_on):
 
 
 # --- gunicorn: each instance its own control socket ---------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def control_sockets_answering(runtime: Path, home: Path) -> dict[str, str]:
@@ -195,22 +185,3 @@ def test_two_gunicorns_on_one_machine_each_have_their_own_control_socket(tmp_pat
         for path in sorted(runtime.rglob("*"), reverse=True):
             path.rmdir()
         runtime.rmdir()
-
-
-def up(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
-
-
-def wait_until(condition, procs, give_up: float = 60) -> None:
-    deadline = time.monotonic() + give_up
-    while not condition():
-        for proc in procs:
-            assert proc.poll() is None, "gunicorn exited"
-        if time.monotonic() > deadline:
-            # Not a timing assertion: the state never came; the assertion after says which.
-            return
-        time.sleep(0.2)

@@ -4,7 +4,6 @@
 import html
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -15,9 +14,10 @@ from catalogue import models as m
 from catalogue.views import LEADERBOARD_ROWS
 from tests.conftest import load
 from tests.factories import make_leaderboard, make_paper, make_result
+from tests.samples import SAMPLES
 
 pytestmark = pytest.mark.django_db
-SOTA = Path(__file__).resolve().parent / "data" / "pwc-archive-samples" / "sota-extractor"
+SOTA = SAMPLES / "sota-extractor"
 # A row as the board_rows tag writes it: its rank on the whole board, then its model.
 ROW = re.compile(r"<tr>\s*<td>([\d,]+)</td>\s*<td>(.*?)</td>", re.S)
 NEXT = re.compile(r'<a rel="next" href="([^"]+)">')

@@ -11,10 +11,9 @@ import pytest
 from django.utils.safestring import SafeString
 
 from catalogue import markup
-from tests.test_metrics import SAMPLES
+from tests.pages import text_outside_code
+from tests.samples import METHODS_DUMP
 from tests.xss_corpus import EVIL, EVIL_SHORT, Markup
-
-METHODS_DUMP = SAMPLES / "methods" / "methods.json.gz"
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +44,6 @@ def assert_sanitised(html: str) -> Markup:
             assert attrs.get("rel") == "nofollow noopener", attrs
     assert not parsed.scripts
     return parsed
-
-
-def text_outside_code(html: str) -> str:
-    """The page's words, without markup and without code and math-source elements."""
-    html = re.sub(r"<(pre|code)\b.*?</\1>", "", html, flags=re.S)
-    return re.sub(r"<[^>]+>", "", html)
 
 
 # --- the archive's Markdown and math ----------------------------------------------------------

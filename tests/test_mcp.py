@@ -240,7 +240,7 @@ def test_bad_arguments_and_unknown_ids_are_clear_errors(site):
 
 
 def test_a_pointer_only_code_bodys_text_is_in_no_tool_result(site, tmp_path):
-    from tests.test_code_text import CLOSED, MARKER, OPEN, SHA, entry_document, write
+    from tests.code_bodies import CLOSED, MARKER, OPEN, SHA, entry_document, write
 
     load(write(tmp_path, "old.json", entry_document([OPEN, CLOSED])))
     shown_before = run(site.url, lambda c: c.call_tool("get_code_body", {"body": SHA}))

@@ -1,13 +1,12 @@
 """Leaderboard metrics: parsing the archive's strings, which way is better, which column ranks."""
 
 import json
-import os
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from catalogue import metrics
+from tests.samples import SAMPLES
 
 
 @pytest.mark.parametrize(
@@ -158,16 +157,10 @@ def test_orders_error_metrics_lower_first():
 
 # --- Which way is better, read from the name: every metric name in the real samples ----------------
 #
-# tests/data/pwc-archive-samples/ holds real Papers-with-Code material (data CC BY-SA 4.0, the
-# sota-extractor's code Apache-2.0, paperswithcode-go MIT; see the LICENSE files and README there),
-# copied from the project's shared samples so that a clone alone runs these tests (PWC_ARCHIVE_SAMPLES
-# points elsewhere, at a newer copy). Every distinct metric name in it is below, with the
-# direction reviewed by hand (the rows' values checked where the name alone left a doubt). A name
-# added to the samples, or a rule that changes a verdict, fails a test here.
+# tests/samples.py says where the real Papers-with-Code samples are. Every distinct metric name in
+# them is below, with the direction reviewed by hand (the rows' values checked where the name alone
+# left a doubt). A name added to the samples, or a rule that changes a verdict, fails a test here.
 
-SAMPLES = Path(
-    os.environ.get("PWC_ARCHIVE_SAMPLES") or Path(__file__).resolve().parent / "data" / "pwc-archive-samples"
-)
 H, L = "higher", "lower"
 
 EXPECTED_DIRECTION = {

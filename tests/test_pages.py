@@ -26,6 +26,7 @@ from tests.factories import (
     make_result,
     reindex_search,
 )
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -77,13 +78,6 @@ def make_sample(**fields):
     fields.setdefault("status", m.Status.UNVERIFIED)
     fields.setdefault("status_upstream", fields["status"])
     return factories.make_sample(**fields)
-
-
-def html(client, url, status=200):
-    """The page's text, without the <wbr> break hints that long names carry."""
-    response = client.get(url)
-    assert response.status_code == status, (url, response.status_code)
-    return response.content.decode().replace("<wbr>", "")
 
 
 # --- every page renders, with the shared frame --------------------------------------

@@ -23,7 +23,6 @@ import http.client
 import importlib.util
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -40,6 +39,7 @@ from django.urls import include, path
 from catalogue import caching
 from config import errors
 from tests.conftest import ROOT, SEEDS
+from tests.servers import free_port, stop
 
 SLUG = "gpipe-efficient-training-of-giant-neural"
 TITLE = "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism"
@@ -218,12 +218,6 @@ def start_postgres(cluster) -> None:
     )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @dataclass
 class Answer:
     server: str
@@ -309,12 +303,7 @@ def servers(own_cluster, tmp_path):
         yield started
     finally:
         for _port, proc, _log in started.values():
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
 
 
 class Traffic:

@@ -209,7 +209,7 @@ def test_the_markdown_form_costs_what_the_api_costs(client, seeded):
 def test_a_code_bodys_text_is_in_its_markdown_form_only_where_its_page_shows_it(
     client, db, api_throttle_off, tmp_path
 ):
-    from tests.test_code_text import MARKER, OPEN, SHA, entry_document, write
+    from tests.code_bodies import MARKER, OPEN, SHA, entry_document, write
 
     load(write(tmp_path, "old.json", entry_document([OPEN])))
     shown = client.get(f"/body/{SHA}.md").content.decode()

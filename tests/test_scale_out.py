@@ -26,6 +26,7 @@ from django.db import connection
 from catalogue import curation
 from catalogue.models import Paper
 from tests.conftest import SEEDS, load
+from tests.servers import free_port, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -52,12 +53,6 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_until_up(url: str, proc: subprocess.Popen, log: Path) -> None:
     for _ in range(300):
         if proc.poll() is not None:
@@ -68,15 +63,6 @@ def wait_until_up(url: str, proc: subprocess.Popen, log: Path) -> None:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.1)
     pytest.fail(f"{url} did not come up:\n{log.read_text()[-3000:]}")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def fetch(base: str, path: str) -> tuple[int, bytes, dict]:
@@ -108,7 +94,7 @@ def redis_url(tmp_path):
             time.sleep(0.05)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        stop(proc)
+        stop(proc, timeout=20)
 
 
 @pytest.fixture
@@ -152,7 +138,7 @@ def two_servers(redis_url, tmp_path):
         yield servers
     finally:
         for proc in procs:
-            stop(proc)
+            stop(proc, timeout=20)
 
 
 def same_answers(a: str, b: str) -> dict[str, bytes]:

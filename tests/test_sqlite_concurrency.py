@@ -22,7 +22,6 @@ held it and waited for it, so it cannot pass by missing the load.
 import json
 import logging
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -39,6 +38,7 @@ from django.db import connection
 
 from tests.admin_client import form_data
 from tests.conftest import ROOT, SEEDS
+from tests.servers import free_port, stop
 
 log = logging.getLogger(__name__)
 
@@ -69,21 +69,6 @@ def manage(env, *args) -> subprocess.CompletedProcess:
     )
     assert done.returncode == 0, f"manage.py {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
     return done
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def newer_edition(snapshot: Path, target: Path) -> set[str]:

@@ -13,41 +13,24 @@ import re
 import pytest
 from django.urls import reverse
 
-from catalogue.browse import conferences
 from catalogue.loader.schema import MAX_TEXT_CHARS
-from catalogue.models import Author, CodeEntry, Dataset, Leaderboard, Paper, Sample
+from catalogue.models import Author, CodeEntry, Leaderboard, Paper, Sample
 from tests.admin_client import make_curator
 from tests.conftest import SEEDS, load
-from tests.pages import kind_names, seed_pages
-from tests.xss_corpus import EVIL, EVIL_SHORT, assert_inert, hostile_documents, hostile_seeds
+from tests.pages import kind_names
+from tests.xss_corpus import (
+    EVIL,
+    EVIL_SHORT,
+    FROM_ROWS,
+    PAGES,
+    PAPER,
+    assert_inert,
+    hostile_documents,
+    hostile_seeds,
+)
 
 pytestmark = pytest.mark.django_db
 
-PAPER = "/paper/gpipe-efficient-training-of-giant-neural"
-# Every public page kind (catalogue.public_pages) at its seed example (tests/pages.py), which the
-# hostile seeds keep, but those whose address comes from a hostile name (read from the rows, below).
-# Search looks for the hostile text itself, and for a word of the seeds.
-FROM_ROWS = {
-    "code_entry": lambda: f"/code/{_first(CodeEntry, 'slug')}",
-    "code_entry_feed": lambda: f"/code/{_first(CodeEntry, 'slug')}/feed",
-    "leaderboard": lambda: f"/sota/{_first(Leaderboard, 'slug')}",
-    "leaderboard_feed": lambda: f"/sota/{_first(Leaderboard, 'slug')}/feed",
-    "leaderboard_table": lambda: f"/sota/{_first(Leaderboard, 'slug')}/table.csv",
-    "badge_svg": lambda: f"/badge/{PAPER.rsplit('/', 1)[1]}/{_first(Leaderboard, 'slug')}.svg",
-    "badge": lambda: f"/badge/{PAPER.rsplit('/', 1)[1]}/{_first(Leaderboard, 'slug')}",
-    "dataset": lambda: f"/dataset/{_first(Dataset, 'slug')}",
-    "dataset_leaderboards": lambda: f"/dataset/{_first(Dataset, 'slug')}/leaderboards",
-    "author": lambda: reverse("author", args=[_first(Author.objects.exclude(name=""), "name")]),
-    "conference": lambda: reverse("conference", args=[next(iter(conferences.conferences()))]),
-    "proceeding": lambda: reverse(
-        "proceeding", args=[next(iter(conferences.conferences().values())).proceedings[0].id]
-    ),
-}
-PAGES = [
-    "/search?q=alert" if kind == "search" else url
-    for kind, url in zip(kind_names(), seed_pages(), strict=True)
-    if kind not in FROM_ROWS
-] + ["/search?q=training"]
 # Pages that show no document text at all (or, for these searches and lists, may list others first).
 NO_HOSTILE_TEXT = {"/search?q=training", "/papers/", "/corrections/", "/corrections/feed", "/about"}
 NO_HOSTILE_TEXT |= {"/attribution", "/data/"}
@@ -121,11 +104,6 @@ def test_public_pages_show_hostile_text_as_text(client, hostile, url):
         assert "<" not in content, (url, content[:80])
         assert ">" not in content, (url, content[:80])
     assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html or "alert(" not in html
-
-
-def _first(rows, field):
-    rows = rows.objects.all() if isinstance(rows, type) else rows
-    return rows.order_by(field).values_list(field, flat=True)[0]
 
 
 def test_every_public_page_kind_is_read_with_hostile_text():

@@ -16,8 +16,7 @@ from tests.admin_client import make_curator
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import load
 from tests.pages import shown_by_browsers
-from tests.test_xss import PAGES
-from tests.xss_corpus import EVIL, hostile_seeds
+from tests.xss_corpus import EVIL, PAGES, hostile_seeds
 
 pytestmark = [
     pytest.mark.browser,
