@@ -4,7 +4,7 @@ The kinds are the URLconf's (``catalogue.public_pages``: every view ``cached_pag
 examples are here because they name rows of the seeds. ``seed_pages()`` is one address per kind,
 in URLconf order, and refuses a kind without an example: a new page is walked by the XSS, CSP,
 strict-parameter and phone-width tests as soon as it is routed and given an example here
-(tests/test_public_pages.py checks each example is of its kind and answers 200).
+(tests/web/test_public_pages.py checks each example is of its kind and answers 200).
 """
 
 import re

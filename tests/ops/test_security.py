@@ -125,7 +125,7 @@ def test_redoc_alone_gets_the_extras_its_bundle_needs(client):
 def test_cached_public_pages_hold_no_nonce(client, loaded_seeds, url):
     # Pages are cached whole and served to everyone: a nonce in one would be replayed, stale and
     # public. Their one inline script, JSON-LD, is a data block that CSP does not govern (shown in
-    # Chromium by tests/test_csp_browser.py), so it needs none.
+    # Chromium by tests/web/browser/test_csp_browser.py), so it needs none.
     first, second = client.get(url), client.get(url)
     assert b"nonce" not in first.content
     if url in EMPTY_FEEDS:

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from tests.conftest import ROOT
+
+BENCH = ROOT / "bench"
 sys.path.insert(0, str(BENCH))
 
 import check_generated  # noqa: E402

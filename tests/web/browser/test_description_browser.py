@@ -1,4 +1,4 @@
-"""Descriptions in a real Chromium (tests/test_browser.py's): the MathML the server writes is
+"""Descriptions in a real Chromium (tests/web/browser/test_browser.py's): the MathML the server writes is
 typeset under the site's CSP, with no console error, and a wide formula scrolls inside its own box
 rather than widening the page on a phone. On the real methods dump."""
 
@@ -35,7 +35,8 @@ def real_methods(live_server, tmp_path):
 
 @pytest.fixture
 def chromium(real_methods, monkeypatch):
-    # Started after the data is loaded, stopped before the database is torn down (tests/test_browser.py).
+    # Started after the data is loaded, stopped before the database is torn down
+    # (tests/web/browser/test_browser.py).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop runs in this thread
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/system-deps.sh (never `playwright install`)")

@@ -3,7 +3,7 @@
 Every public page, the API docs and the curator admin (login, index, lists, change forms)
 are visited with the policy enforced; the test fails on any ``securitypolicyviolation``
 event and any console error (Chromium logs a refused script, style or image there too).
-It pairs with tests/test_security.py, which checks the policy itself is strict: together
+It pairs with tests/ops/test_security.py, which checks the policy itself is strict: together
 they say the policy is strict *and* the site works under it.
 """
 
@@ -24,7 +24,7 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
     # Transactional, so the live server's thread sees the rows; serialized_rollback as in
-    # tests/test_browser.py (a later test restores content types and the Curators group).
+    # tests/web/browser/test_browser.py (a later test restores content types and the Curators group).
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
@@ -48,7 +48,7 @@ def _static_from_finders():
 
 @pytest.fixture
 def site(live_server):
-    load(*SEEDS)  # before Playwright starts (see tests/test_browser.py)
+    load(*SEEDS)  # before Playwright starts (see tests/web/browser/test_browser.py)
     make_curator("cora")
     return live_server
 

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 
 from catalogue import models as m
 from catalogue.loader import load_paths, schema
-from tests.conftest import CODE_SEEDS
+from tests.conftest import CODE_SEEDS, ROOT
 from tests.dump import catalogue_state, wipe
 
 EXPECTED_FILE = Path(__file__).with_name("loader_hostile_expected.json")
@@ -606,7 +606,7 @@ def _record_file(vendor: str) -> Path:
 
 # What an outcome depends on: the loader, and the tables it writes (their columns are in each
 # stored-row digest) with what fills their derived columns after a load.
-_CATALOGUE = Path(__file__).parents[1] / "catalogue"
+_CATALOGUE = ROOT / "catalogue"
 _CODE_VERSION = hashlib.sha256(
     b"".join(
         p.read_bytes()

@@ -439,7 +439,7 @@ def test_bad_input_is_rejected_naming_file_and_field_and_nothing_changes(case, l
     assert message in str(error.value)
     assert "Nothing was written" in str(error.value)
     assert catalogue_state() == before
-    # Only the failure's own record is new (tests/test_data_page.py shows it in public).
+    # Only the failure's own record is new (tests/web/test_data_page.py shows it in public).
     assert m.LoadRun.objects.count() == runs + 1
     assert message in m.LoadRun.objects.get(outcome="failed").error
 

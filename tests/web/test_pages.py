@@ -86,7 +86,7 @@ def make_sample(**fields):
 @pytest.mark.parametrize("url", SEED_PAGES)
 def test_every_page_renders_with_attribution_and_no_inline_style_or_script(client, loaded_seeds, url):
     page = html(client, url)
-    assert attribution.SOURCE in page  # the full notice (tests/test_attribution.py)
+    assert attribution.SOURCE in page  # the full notice (tests/web/test_attribution.py)
     assert attribution.NON_AFFILIATION in page
     assert 'href="/about"' in page
     assert '<meta name="description" content="' in page
@@ -773,22 +773,24 @@ def test_queries_per_page_do_not_grow_with_rows(client, db, page):
 QUERY_COUNTS_ELSEWHERE = {
     **dict.fromkeys(
         ("sota", "area", "task_list", "dataset_list", "dataset", "task_leaderboards", "dataset_leaderboards"),
-        "test_browse::test_query_counts_do_not_grow_with_rows",
+        "web.test_browse::test_query_counts_do_not_grow_with_rows",
     ),
     **dict.fromkeys(
         ("author", "proceeding"),
-        "test_browse::test_author_and_proceeding_pages_take_the_same_queries_for_1_or_50_papers",
+        "web.test_browse::test_author_and_proceeding_pages_take_the_same_queries_for_1_or_50_papers",
     ),
-    "method_list": "test_browse::test_method_pages_take_the_same_queries_for_1_or_50_methods",
-    "corrections": "test_corrections_public::test_query_counts_do_not_grow_with_corrections",
-    "corrections_feed": "test_corrections_public::test_query_counts_do_not_grow_with_corrections",
-    "papers_feed": "test_feeds::test_a_feed_holds_the_newest_fifty_in_the_same_number_of_queries_for_1_or_50",
-    "leaderboard_feed": "test_feeds::test_undated_entries_take_the_last_load_s_date_in_one_query_for_1_or_50",
+    "method_list": "web.test_browse::test_method_pages_take_the_same_queries_for_1_or_50_methods",
+    "corrections": "web.test_corrections_public::test_query_counts_do_not_grow_with_corrections",
+    "corrections_feed": "web.test_corrections_public::test_query_counts_do_not_grow_with_corrections",
+    "papers_feed": "web.test_feeds::"
+    "test_a_feed_holds_the_newest_fifty_in_the_same_number_of_queries_for_1_or_50",
+    "leaderboard_feed": "web.test_feeds::"
+    "test_undated_entries_take_the_last_load_s_date_in_one_query_for_1_or_50",
     **dict.fromkeys(
         ("leaderboard_table", "badge_svg", "badge"),
-        "test_boards::test_board_csv_badge_and_paper_ranks_read_the_same_queries_for_1_row_and_50",
+        "web.test_boards::test_board_csv_badge_and_paper_ranks_read_the_same_queries_for_1_row_and_50",
     ),
-    "data": "test_data_page::"
+    "data": "web.test_data_page::"
     "test_the_load_history_costs_the_same_queries_for_one_run_or_many_and_walks_them_all",
 }
 QUERY_COUNTS_NOT_YET = {
@@ -919,7 +921,7 @@ def test_a_big_leaderboard_shows_its_best_hundred_rows_and_pages_the_rest(client
         f"Results 1–{LEADERBOARD_ROWS} of {LEADERBOARD_ROWS + 5}, best first by Accuracy (page 1 of 2)"
         in (page)
     )
-    assert f'<a rel="next" href="/sota/{board.slug}?page=2">' in page  # tests/test_leaderboard_page.py
+    assert f'<a rel="next" href="/sota/{board.slug}?page=2">' in page  # tests/web/test_leaderboard_page.py
     assert f"/api/v1/evaluations/{board.slug}/results/" in page
     assert client.get(f"/api/v1/evaluations/{board.slug}/results/?items_per_page=500").json()["count"] == 105
 

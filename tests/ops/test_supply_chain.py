@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import ROOT
+
 AUDIT = ROOT / "scripts" / "audit_lock.py"
 LOCK = ROOT / "requirements.lock"
 

@@ -4,7 +4,7 @@ tests/xss_corpus.py writes the seed documents with script tags, attribute break-
 javascript: URLs in fields that are not URLs, template syntax and a bidi override in every
 free-text field. Public pages, meta tags, JSON-LD, the admin's lists and change forms and the
 API are read back; nothing of it may become markup, script or template. A real Chromium
-opening the same pages sees no dialog (tests/test_xss_browser.py).
+opening the same pages sees no dialog (tests/web/browser/test_xss_browser.py).
 """
 
 import json
@@ -203,7 +203,7 @@ def test_the_admin_shows_hostile_text_as_text(curator_client):
 @pytest.mark.slow
 def test_hostile_text_as_long_as_a_field_may_be_is_shown_as_text(client, tmp_path):
     # The loader keeps an abstract up to the cap on one free text (schema.MAX_TEXT_CHARS; a
-    # longer one is left out, warning: tests/test_loader_hostile.py). Search indexes its first
+    # longer one is left out, warning: tests/loader/test_loader_hostile.py). Search indexes its first
     # 20,000 characters (catalogue.search.INDEXED_BODY_CHARS); what is promised here is that it
     # stays text. (Until issue 15 there was no cap, and this was a 10 MB abstract.)
     docs = hostile_documents()

@@ -25,10 +25,9 @@ from django.db import connection
 
 from catalogue import curation
 from catalogue.models import Paper
-from tests.conftest import SEEDS, load
+from tests.conftest import ROOT, SEEDS, load
 from tests.servers import free_port, stop
 
-ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 SLUG = "gpipe-efficient-training-of-giant-neural"
 URLS = [

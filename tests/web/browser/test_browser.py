@@ -20,7 +20,7 @@ pytestmark = [
     pytest.mark.slow,
     # Transactional, so the live server's thread sees the rows. serialized_rollback: a flush
     # after this test must not re-create content types that a later serialized_rollback test
-    # (tests/test_browser_curation.py) restores, or its setup fails on a unique constraint.
+    # (tests/web/browser/test_browser_curation.py) restores, or its setup fails on a unique constraint.
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 

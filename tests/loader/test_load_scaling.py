@@ -15,7 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalogue import models as m
-from tests.conftest import load
+from tests.conftest import ROOT, load
 from tests.dump import catalogue_state, wipe
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +100,7 @@ def test_the_merge_makes_as_many_statements_for_1_and_50_name_variants_and_title
 
 # --- a messy harvest in one run, in two, and touched (bench/generate.py's mess) ---------------
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = ROOT / "bench"
 # Where a document was found is not what it says: two copies of one file (a split's half, the
 # touched copy's untouched 95 %) are one document under whichever path was read first.
 WHERE_FOUND = ("id", "created_at", "last_load", "version", "file_name")

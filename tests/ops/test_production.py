@@ -6,13 +6,13 @@ import os
 import runpy
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import ROOT
+
 MANIFEST_STORAGE = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

@@ -2,11 +2,10 @@
 
 import re
 import shlex
-from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import ROOT
 
 
 def lint_commands() -> list[list[str]]:
