@@ -1,4 +1,7 @@
-"""catalogue/browse/: /sota/, /area/<slug>, /tasks/, /datasets/, /dataset/<slug>, and the task tree."""
+"""catalogue/browse/: /sota/, /area/<slug>, /tasks/, /datasets/, /dataset/<slug>, and the task tree.
+
+Authors and proceedings are in test_browse_authors.py, methods in test_browse_methods.py.
+"""
 
 import datetime as dt
 
@@ -9,26 +12,17 @@ from django.test.utils import CaptureQueriesContext
 from catalogue import counters
 from catalogue import models as m
 from catalogue.browse import queries as browse
-from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task, reindex_search
+from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task
 from tests.pages import html
+from tests.web.browsing import PROBE, in_area, make_area
 
 pytestmark = pytest.mark.django_db
-PROBE = '<script>alert("x")</script>'
-
-
-def _area(slug, name):
-    return m.Area.objects.create(slug=slug, name=name, stamp="s")
-
-
-def _in_area(task, area):
-    task.areas.add(area)
-    return task
 
 
 def test_sota_lists_areas_with_their_tasks_most_leaderboards_first_then_tasks_in_no_area(client):
-    vision = _area("computer-vision", "Computer Vision")
-    segmentation = _in_area(make_task(slug="segmentation", name="Segmentation"), vision)
-    detection = _in_area(make_task(slug="detection", name="Detection"), vision)
+    vision = make_area("computer-vision", "Computer Vision")
+    segmentation = in_area(make_task(slug="segmentation", name="Segmentation"), vision)
+    detection = in_area(make_task(slug="detection", name="Detection"), vision)
     make_task(slug="lonely", name="Lonely task")
     for _ in range(2):
         make_leaderboard(task=detection)
@@ -53,22 +47,22 @@ def test_sota_lists_areas_with_their_tasks_most_leaderboards_first_then_tasks_in
 
 
 def test_an_area_page_lists_all_its_tasks_and_an_unknown_area_is_404(client):
-    vision = _area("computer-vision", "Computer Vision")
+    vision = make_area("computer-vision", "Computer Vision")
     for n in range(browse.AREA_TASKS_SHOWN + 3):
-        _in_area(make_task(slug=f"task-{n:02d}", name=f"Task {n:02d}"), vision)
+        in_area(make_task(slug=f"task-{n:02d}", name=f"Task {n:02d}"), vision)
     sota = html(client, "/sota/")
     assert sota.count('href="/task/task-') == browse.AREA_TASKS_SHOWN
     assert "All 15 tasks in Computer Vision" in sota
     page = html(client, "/area/computer-vision")
     assert page.count('href="/task/task-') == 15
     html(client, "/area/no-such-area", status=404)
-    empty = _area("empty", "Empty area")
+    empty = make_area("empty", "Empty area")
     assert "No tasks in this area." in html(client, empty.get_absolute_url())
 
 
 def test_an_area_page_pages_its_tasks_by_stored_counts_and_sums_all_of_them(client):
-    vision = _area("computer-vision", "Computer Vision")
-    tasks = [_in_area(make_task(slug=f"task-{n:02d}", name=f"Task {n:02d}"), vision) for n in range(30)]
+    vision = make_area("computer-vision", "Computer Vision")
+    tasks = [in_area(make_task(slug=f"task-{n:02d}", name=f"Task {n:02d}"), vision) for n in range(30)]
     make_leaderboard(task=tasks[29])
     for _ in range(2):
         make_paper().tasks.add(tasks[28])
@@ -116,8 +110,8 @@ def test_the_task_list_walks_every_task_once_by_keyset_pages(client):
 
 
 def test_a_task_page_shows_its_place_in_the_tree_its_datasets_and_leaderboards(client):
-    vision = _area("computer-vision", "Computer Vision")
-    root = _in_area(make_task(slug="segmentation", name="Segmentation"), vision)
+    vision = make_area("computer-vision", "Computer Vision")
+    root = in_area(make_task(slug="segmentation", name="Segmentation"), vision)
     middle = make_task(slug="semantic-segmentation", name="Semantic Segmentation", parent=root)
     leaf = make_task(slug="real-time-semantic", name="Real-time Semantic", parent=middle)
     cityscapes = make_dataset(slug="cityscapes", name="Cityscapes")
@@ -323,7 +317,7 @@ def test_query_counts_do_not_grow_with_rows(client, url):
     def grow(n, start):
         area = m.Area.objects.get_or_create(slug="computer-vision", defaults={"name": "CV", "stamp": "s"})[0]
         for i in range(start, start + n):
-            task = _in_area(make_task(slug=f"t-{i}", name=f"T {i}"), area)
+            task = in_area(make_task(slug=f"t-{i}", name=f"T {i}"), area)
             dataset = make_dataset(slug=f"d-{i}", name=f"D {i}", modalities=["Images"])
             dataset.tasks.add(m.Task.objects.get(slug="t-0"))
             board = make_leaderboard(task=m.Task.objects.get(slug="t-0"), dataset=dataset)
@@ -342,8 +336,8 @@ def test_query_counts_do_not_grow_with_rows(client, url):
 
 
 def test_hostile_names_stay_text(client):
-    area = _area("probe-area", PROBE)
-    task = _in_area(make_task(slug="probe-task", name=PROBE, description=PROBE), area)
+    area = make_area("probe-area", PROBE)
+    task = in_area(make_task(slug="probe-task", name=PROBE, description=PROBE), area)
     dataset = make_dataset(slug="probe-dataset", name=PROBE, description=PROBE, modalities=[PROBE],
                            homepage="javascript:alert(1)")  # fmt: skip
     make_leaderboard(task=task, dataset=dataset)
@@ -363,7 +357,7 @@ def test_hostile_names_stay_text(client):
 
 def test_sitemaps_list_the_browsing_pages_datasets_areas_and_conferences(client):
     make_dataset(slug="cityscapes", name="Cityscapes")
-    _area("computer-vision", "Computer Vision")
+    make_area("computer-vision", "Computer Vision")
     index = html(client, "/sitemap.xml")
     assert "/sitemap-datasets.xml" in index
     assert "/sitemap-areas.xml" in index
@@ -378,211 +372,11 @@ def test_sitemaps_list_the_browsing_pages_datasets_areas_and_conferences(client)
         assert f"http://testserver{path}</loc>" in pages
 
 
-# --- authors and proceedings -------------------------------------------------------------------
-
-
-def _by(paper, *names):
-    for position, name in enumerate(names):
-        m.Author.objects.create(paper=paper, position=position, name=name)
-    return paper
-
-
-def test_an_author_page_lists_the_papers_of_that_exact_name_newest_first(client):
-    older = _by(make_paper(title="Older work", month="2019-01"), "Yanping Huang", "Someone Else")
-    newer = _by(make_paper(title="Newer work", month="2023-05"), "Yanping Huang")
-    _by(make_paper(title="Another person", month="2024-01"), "Yanping  Huang", "yanping huang")
-    page = html(client, "/author/Yanping%20Huang")
-    assert page.index("Newer work") < page.index("Older work")
-    assert "Another person" not in page
-    assert "2 papers" in page
-    assert "two people may share one name" in page
-    paper_page = html(client, newer.get_absolute_url())
-    assert '<a href="/author/Yanping%20Huang">Yanping Huang</a>' in paper_page
-    assert [p.pk for p in browse.author_page("Yanping Huang").papers.items] == [newer.pk, older.pk]
-    html(client, "/author/Nobody%20Here", status=404)
-
-
-def test_an_author_name_with_a_slash_or_a_question_mark_is_shown_without_a_page(client):
-    # "/", "?", "#" and "%" make no address that reaches the name's page through every browser
-    # and proxy (catalogue.authors): the name is text, and what would be its address is a 404.
-    paper = _by(make_paper(title="Odd names"), "A/B Team?", "#1 author", "Ada Lovelace")
-    page = html(client, paper.get_absolute_url())
-    linked = '<a href="/author/Ada%20Lovelace">Ada Lovelace</a>'
-    assert f'<p class="authors">A/B Team?, #1 author, {linked}</p>' in page
-    for address in ("/author/A/B%20Team%3F", "/author/%231%20author"):
-        html(client, address, status=404)
-
-
-def test_proceedings_are_listed_by_conference_and_gather_their_spellings(client):
-    in_neurips = make_paper(title="A NeurIPS paper", proceeding="NeurIPS 2019 12")
-    make_paper(title="Another spelling", proceeding="neurips 2019 12")
-    make_paper(title="An ICML paper", proceeding="ICML 2020")
-    make_paper(title="No proceeding")
-    make_paper(title="A later NeurIPS paper", proceeding="NeurIPS 2021 12")
-    listing = html(client, "/proceedings/")
-    neurips_row = '<td><a href="/conference/neurips">NeurIPS</a></td>\n      <td>2019–2021</td>\n'
-    assert neurips_row + '      <td class="num">2</td>\n      <td class="num">3</td>' in listing
-    assert '<td><a href="/conference/icml">ICML</a></td>\n      <td>2020</td>' in listing
-    conference = html(client, "/conference/neurips")
-    assert (
-        '<a href="/proceeding/neurips-2019-12">NeurIPS 2019 12</a> <span class="muted small">2 papers'
-        in conference
-    )
-    assert conference.index("/proceeding/neurips-2021-12") < conference.index("/proceeding/neurips-2019-12")
-    assert "/proceeding/icml-2020" not in conference
-    html(client, "/conference/no-such-conference", status=404)
-    page = html(client, "/proceeding/neurips-2019-12")
-    assert '<a href="/conference/neurips">NeurIPS</a>' in page
-    assert "A NeurIPS paper" in page
-    assert "Another spelling" in page
-    assert "An ICML paper" not in page
-    paper_page = html(client, in_neurips.get_absolute_url())
-    # the paper page names it as the field does (issue 37); the conference's list keeps the
-    # archive's spelling, where two proceedings of one year differ by their month
-    assert '<a href="/proceeding/neurips-2019-12">NeurIPS 2019</a>' in paper_page
-    html(client, "/proceeding/no-such-conference", status=404)
-    # the page and the API name a proceeding alike
-    assert client.get("/api/v1/conferences/neurips/proceedings/neurips-2019-12/").status_code == 200
-
-
-def test_the_conference_list_is_paged_by_id(client, monkeypatch):
-    from catalogue.browse import views
-    from catalogue.pagination.keyset import keyset_page_of_rows
-
-    for venue in ("AAAI", "CVPR", "ICML", "NeurIPS", "proceedings-of-the-27th-international"):
-        make_paper(proceeding=f"{venue} 2020")
-    monkeypatch.setattr(views, "CONFERENCES_PER_PAGE", 2)
-    first = html(client, "/proceedings/")
-    assert first.count('href="/conference/') == 2
-    assert '"/conference/aaai"' in first
-    assert '"/conference/cvpr"' in first
-    rows = [m.Paper(slug=x) for x in "abcde"]  # any rows with a unique text field
-    pages, cursor = [], None
-    while True:
-        page = keyset_page_of_rows(rows, "slug", after=cursor, size=2)
-        pages.append([r.slug for r in page.items])
-        if not (cursor := page.next_cursor):
-            break
-    assert pages == [["a", "b"], ["c", "d"], ["e"]]
-    back = keyset_page_of_rows(rows, "slug", before=page.prev_cursor, size=2)
-    assert [r.slug for r in back.items] == ["c", "d"]
-    assert back.prev_cursor
-    assert back.next_cursor
-    assert keyset_page_of_rows(rows, "slug", after="forged", size=2).items == rows[:2]
-
-
-def test_search_finds_authors_among_its_paper_hits(client):
-    _by(make_paper(title="Pipeline parallelism"), "Yanping Huang", "Quoc Le")
-    _by(make_paper(title="Giant networks"), "Yanping Huang")
-    _by(make_paper(title="Unrelated"), "Ada Lovelace")
-    reindex_search()
-    assert browse.authors_matching("yanping huang") == [("Yanping Huang", 2)]
-    assert browse.authors_matching("lovelace") == [("Ada Lovelace", 1)]
-    assert browse.authors_matching("!!!") == []
-    page = html(client, "/search?q=yanping")
-    assert 'Authors named so: <a href="/author/Yanping%20Huang">Yanping Huang</a>' in page
-
-
-@pytest.mark.parametrize("url", ["/author/Ada%20Lovelace", "/proceeding/neurips-2019"])
-def test_author_and_proceeding_pages_take_the_same_queries_for_1_or_50_papers(client, url):
-    def grow(n):
-        for _ in range(n):
-            _by(make_paper(proceeding="NeurIPS 2019"), "Ada Lovelace", "Charles Babbage")
-
-    grow(1)
-    with CaptureQueriesContext(connection) as one:
-        html(client, url)
-    grow(49)
-    with CaptureQueriesContext(connection) as fifty:
-        html(client, url)
-    assert len(fifty) == len(one)
-
-
-def test_hostile_author_and_proceeding_names_stay_text(client):
-    with_a_page = "<img src=x onerror=alert(1)>"  # PROBE holds a "/": it has no page of its own
-    paper = _by(make_paper(proceeding=PROBE), PROBE, with_a_page)
-    probe_id = "scriptalertxscript"
-    for url in (
-        paper.get_absolute_url(),
-        "/proceedings/",
-        f"/author/{with_a_page}",
-        f"/proceeding/{probe_id}",
-    ):
-        page = html(client, url)
-        assert PROBE not in page, url
-        assert with_a_page not in page, url
-
-
-# --- methods ------------------------------------------------------------------------------------
-
-
-def _collection(slug, name, area=None):
-    return m.MethodCollection.objects.create(slug=slug, name=name, area=area, stamp="s")
-
-
-def test_the_method_list_groups_collections_by_area_and_filters_by_collection(client):
-    vision = _area("computer-vision", "Computer Vision")
-    convs = _collection("convolutions", "Convolutions", vision)
-    loose = _collection("loose", "Loose ends")
-    conv = m.Method.objects.create(slug="conv", name="Convolution", num_papers=900, stamp="s")
-    depthwise = m.Method.objects.create(
-        slug="depthwise", name="Depthwise Convolution", num_papers=40, stamp="s"
-    )
-    adam = m.Method.objects.create(slug="adam", name="Adam", full_name="Adam optimizer", stamp="s")
-    conv.collections.add(convs)
-    depthwise.collections.add(convs)
-    adam.collections.add(loose)
-    areas = browse.method_areas()
-    assert [(a.name, [(c.slug, c.n_methods) for c in a.collections]) for a in areas] == [
-        ("Computer Vision", [("convolutions", 2)]),
-        ("Other collections", [("loose", 1)]),
-    ]
-    assert [x.slug for x in browse.methods_page("", "convolutions", "papers").items] == ["conv", "depthwise"]
-    assert [x.slug for x in browse.methods_page("optim", "", "name").items] == ["adam"]
-    page = html(client, "/methods/?collection=convolutions")
-    assert '<a href="/method/conv">Convolution</a>' in page
-    assert '<a href="/method/adam">' not in page
-    assert '<option value="convolutions" selected>Convolutions (2)</option>' in page
-
-
-def test_a_method_page_shows_its_collections_description_and_introducing_paper(client):
-    paper = make_paper(title="Adam: A Method for Stochastic Optimization")
-    optimizers = _collection("optimizers", "Stochastic Optimization", _area("general", "General"))
-    adam = m.Method.objects.create(
-        slug="adam", name="Adam", full_name="Adam", description="Adaptive *moments*.", introduced_year=2014,
-        introduced_in=paper, source_url="javascript:alert(1)", stamp="s",
-    )  # fmt: skip
-    adam.collections.add(optimizers)
-    page = html(client, "/method/adam")
-    assert '<a class="chip" href="/methods/?collection=optimizers">Stochastic Optimization</a>' in page
-    assert "<p>Adaptive <em>moments</em>.</p>" in page  # the archive's Markdown, rendered
-    assert "Introduced 2014" in page
-    assert f'<a href="{paper.get_absolute_url()}">Adam: A Method for Stochastic Optimization</a>' in page
-    assert "javascript:" not in page
-
-
-@pytest.mark.parametrize("url", ["/methods/", "/methods/?collection=c-0", "/method/m-0"])
-def test_method_pages_take_the_same_queries_for_1_or_50_methods(client, url):
-    def grow(start, n):
-        area = m.Area.objects.get_or_create(slug="a", defaults={"name": "A", "stamp": "s"})[0]
-        for i in range(start, start + n):
-            collection = _collection(f"c-{i}", f"C {i}", area)
-            method = m.Method.objects.create(slug=f"m-{i}", name=f"M {i}", stamp="s")
-            method.collections.add(collection, m.MethodCollection.objects.get(slug="c-0"))
-            m.Method.objects.get(slug="m-0").collections.add(collection)
-
-    grow(0, 1)
-    with CaptureQueriesContext(connection) as one:
-        html(client, url)
-    grow(1, 49)
-    with CaptureQueriesContext(connection) as fifty:
-        html(client, url)
-    assert len(fifty) == len(one)
-
-
 def test_dataset_and_area_pages_link_their_json_form_and_it_answers(client):
     make_dataset(slug="cityscapes", name="Cityscapes")
-    _in_area(make_task(slug="segmentation", name="Segmentation"), _area("computer-vision", "Computer Vision"))
+    in_area(
+        make_task(slug="segmentation", name="Segmentation"), make_area("computer-vision", "Computer Vision")
+    )
     for page_url, api in (
         ("/dataset/cityscapes", "/api/v1/datasets/cityscapes/"),
         ("/area/computer-vision", "/api/v1/areas/computer-vision/"),
