@@ -9,20 +9,15 @@ from django.core.exceptions import ValidationError
 from catalogue import curation, search
 from catalogue.figures import code_entry_figures
 from catalogue.models import Correction, Paper, Sample
+from tests.admin.curating import GPIPE, forward_ran_sample, write_a_renamed_snapshot
 from tests.conftest import SEEDS, load
 
 pytestmark = pytest.mark.django_db
-
-GPIPE = "1811.06965"
 
 
 @pytest.fixture
 def curator(db):
     return User.objects.create_user("cora", password="x" * 12, is_staff=True)
-
-
-def forward_ran_sample():
-    return Sample.objects.get(entry__name="forward_step_func", status="ran")
 
 
 def test_a_title_correction_is_shown_and_the_snapshot_value_kept(loaded_seeds, curator):
@@ -72,15 +67,7 @@ def test_corrections_survive_reloading_the_same_and_a_changed_snapshot(loaded_se
     assert (paper.title, sample.status) == ("GPipe, corrected", "ran_violates")
     assert curation.upstream_changed().count() == 0
 
-    paper_doc = json.loads(SEEDS[2].read_text())
-    paper_doc["title"] = "GPipe: the archive renamed it"
-    paper_doc["syntology"]["read_at"] = "2026-12-01T00:00:00+00:00"
-    code_doc = json.loads(SEEDS[0].read_text())
-    code_doc["read_at"] = "2026-12-01T00:00:00+00:00"
-    code_doc["samples"][1]["status"] = "ran_fixture"
-    for name, doc in (("p.json", paper_doc), ("c.json", code_doc)):
-        (tmp_path / name).write_text(json.dumps(doc))
-    load(tmp_path)
+    load(write_a_renamed_snapshot(tmp_path))
     paper.refresh_from_db()
     sample.refresh_from_db()
     assert (paper.title, paper.title_upstream) == ("GPipe, corrected", "GPipe: the archive renamed it")
