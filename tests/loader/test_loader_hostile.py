@@ -6,21 +6,16 @@ a document gives the same result on both backends: loaded (with warnings naming 
 field), or skipped under ``--keep-going`` with an error naming file, record and field.
 
 Both databases cannot be in one pytest process (the suite runs once per backend), so the
-sameness is kept in two ways:
+sameness is kept in two ways; here the first:
 
 * ``REPRO``, the issue's hostile documents one by one, each with the outcome it must have. The
   full outcome of each (skipped or loaded, the error, the warnings, and a digest of every stored
   row, canonical across backends) is committed in ``loader_hostile_expected.json``: each
   backend's run must give exactly that, so a difference between the databases fails in CI on
   whichever one differs. ``CWP_WRITE_HOSTILE_EXPECTED=1`` rewrites the file (review the diff).
-* ``test_generated_hostile_documents_give_one_outcome_per_document`` feeds documents that
-  hypothesis generates (derandomized: the same ones every run) to this backend and writes each
-  document's outcome, keyed by the document's checksum, to a file named by this backend (and by
-  the code that made it) in a stable folder (``CWP_DIFFERENTIAL_DIR``, else the system's
-  temporary one); when the other backend's file is there (the suite ran on it with this code),
-  every document both saw must have had the same outcome. Keyed by content, not by example number, so
-  a run that generated a different sequence still compares what both saw. Where the other
-  backend's record is missing the test can only check this backend's own rules, and says so.
+
+The documents hypothesis generates, compared across the two backends, are in
+test_loader_differential.py.
 """
 
 import copy
@@ -28,60 +23,18 @@ import gzip
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
 from django.db import connection
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from catalogue import models as m
 from catalogue.loader import load_paths, schema
-from tests.conftest import CODE_SEEDS, ROOT
-from tests.dump import catalogue_state, wipe
+from tests.conftest import CODE_SEEDS
+from tests.dump import catalogue_state
+from tests.loader.hostile import BASE, outcome_of
 
 EXPECTED_FILE = Path(__file__).with_name("loader_hostile_expected.json")
-
-# A small paper document with one of each kind of row (fast to load, every table touched).
-BASE = {
-    "url": "/paper/hostile-paper",
-    "title": "A hostile paper",
-    "arxiv_id": "2001.00001",
-    "date": "2020-01-02",
-    "abstract": "An abstract.",
-    "authors": ["Ada Lovelace"],
-    "source": {"archive": "test"},
-    "code_links": [{"repo_url": "https://github.com/owner/repo", "is_official": 1, "framework": "pytorch"}],
-    "tasks": [{"task_slug": "image-classification", "task_name": "Image Classification"}],
-    "methods": [{"method_slug": "resnet", "method_name": "ResNet"}],
-    "datasets_introduced": ["HostileSet"],
-    "results": [
-        {
-            "leaderboard": "/sota/image-classification-on-imagenet",
-            "task": "Image Classification",
-            "dataset": "ImageNet",
-            "model": "ResNet",
-            "metrics": {"Top 1 Accuracy": "76.1%"},
-        }
-    ],
-    "syntology": {
-        "read_at": "2026-01-01T00:00:00+00:00",
-        "samples": [
-            {
-                "code_sha256_prefix": "0123456789abcdef",
-                "entry": "resnet_block",
-                "repo": "owner/repo",
-                "repo_kind": "official",
-                "path": "model.py",
-                "status": "unverified",
-            }
-        ],
-        "summary": {"unverified": 1},
-        "by_repo_kind": {"official": {"samples": 1, "ran": 0, "repositories": 1}},
-    },
-    "arxiv_metadata": {"comment": "12 pages"},
-}
 
 
 def _doc(*changes):
@@ -227,25 +180,10 @@ REPRO = {
 }
 
 
-def _outcome(text: str, tmp: Path) -> dict:
-    """Load one document alone into an empty catalogue; what happened, canonical across backends."""
-    path = tmp / "doc.json"
-    path.write_text(text)
-    result = load_paths([path], keep_going=True, workers=0)
-    (status,) = result.file_counts
-    state = json.dumps(catalogue_state(), sort_keys=True, default=str, ensure_ascii=True)
-    return {
-        "outcome": status,
-        "error": result.skipped[0].error if result.skipped else "",
-        "warnings": sorted(map(str, result.warnings)),
-        "rows": hashlib.sha256(state.encode()).hexdigest(),
-    }
-
-
 @pytest.mark.parametrize("case", REPRO, ids=str)
 def test_a_hostile_document_has_its_one_outcome_on_either_database(case, db, tmp_path):
     text, outcome, line = REPRO[case]
-    got = _outcome(text, tmp_path)
+    got = outcome_of(text, tmp_path)
     assert got["outcome"] == outcome, got
     if line is not None:
         assert line in [got["error"], *got["warnings"]], got
@@ -265,6 +203,8 @@ def _compare_with_committed(case: str, got: dict) -> None:
 # --- hostile dumps (issue 34): the same rules as documents, JSON and Parquet alike ---------------
 
 _PWC = "https://paperswithcode.com/paper/"
+
+
 _DUMP_PAPER = {
     "paper_url": _PWC + "hostile",
     "arxiv_id": "2001.00001",
@@ -297,7 +237,10 @@ def _dump_parquet(*records, titles=None) -> bytes:
 
 
 _DEEP = "[" * 100_000 + "]" * 100_000
+
+
 _OTHER = {**_DUMP_PAPER, "paper_url": _PWC + "other", "arxiv_id": "2001.00002"}
+
 
 # name -> (file name, bytes, expected outcome, a line of the error or warnings)
 DUMP_REPRO = {
@@ -424,7 +367,7 @@ def test_a_hostile_dump_has_its_one_outcome_on_either_database(case, db, tmp_pat
 def test_nothing_the_database_would_refuse_reaches_it(db, tmp_path):
     """The stored text of the repro cases holds no NUL or lone surrogate, on either backend."""
     text, _, _ = REPRO["NUL in the abstract"]
-    _outcome(text, tmp_path)
+    outcome_of(text, tmp_path)
     paper = m.Paper.objects.get()
     assert paper.abstract == "An\ufffdabstract"
 
@@ -481,143 +424,3 @@ def test_a_code_entry_named_with_a_nul_loads_with_a_warning(db, tmp_path):
     result = load_paths([tmp_path / "doc.json"], workers=0)
     assert result.file_counts == {"loaded": 1}
     assert m.CodeEntry.objects.filter(name__endswith="\ufffd").exists()
-
-
-# --- generated hostile documents, compared across the two backends -------------------------
-
-hostile_text = st.one_of(
-    st.text(max_size=8),
-    st.sampled_from(["\x00", "a\x00b", "\ud800", "x\udfffy", "\ufffd", "é", "https://github.com/a/b\x00"]),
-    st.integers(290, 1010).map(lambda n: "L" * n),
-    st.integers(0, 3).map(
-        lambda n: "https://github.com/" + "o" * (100 + 60 * n) + "/" + "n" * (150 + 30 * n)
-    ),
-)
-hostile_scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-(2**80), 2**80),
-    st.sampled_from(["@inf@", "@ninf@", 1.5, -0.0, 1.5e300, 1e16]),
-    hostile_text,
-    st.sampled_from(
-        [
-            "0001-01-01T00:00:00+01:00",
-            "9999-12-31T23:59:59-01:00",
-            "0999-01-01T00:00:00Z",
-            "0001-01-01",
-            "9999-12-31T23:59:59+00:00",
-        ]
-    ),
-)
-hostile_values = st.recursive(
-    hostile_scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(hostile_text, inner, max_size=3),
-    max_leaves=8,
-)
-# Where a hostile value goes: every kind of field of the small document.
-TARGETS = [
-    ["url"],
-    ["title"],
-    ["arxiv_id"],
-    ["date"],
-    ["abstract"],
-    ["authors", 0],
-    ["source"],
-    ["arxiv_metadata"],
-    ["code_links", 0, "repo_url"],
-    ["code_links", 0, "framework"],
-    ["tasks", 0, "task_slug"],
-    ["tasks", 0, "task_name"],
-    ["methods", 0, "method_name"],
-    ["datasets_introduced", 0],
-    ["results", 0, "task"],
-    ["results", 0, "dataset"],
-    ["results", 0, "model"],
-    ["results", 0, "leaderboard"],
-    ["results", 0, "metrics"],
-    ["syntology", "read_at"],
-    ["syntology", "mcp"],
-    ["syntology", "samples", 0, "entry"],
-    ["syntology", "samples", 0, "path"],
-    ["syntology", "samples", 0, "repo"],
-]
-
-
-def _hostile_text(changes) -> str:
-    doc = copy.deepcopy(BASE)
-    for target, value in changes:
-        holder = doc
-        for key in target[:-1]:
-            holder = holder[key]
-        holder[target[-1]] = value
-    text = json.dumps(doc, sort_keys=True)
-    return text.replace('"@inf@"', "1e400").replace('"@ninf@"', "-1e400")
-
-
-@pytest.mark.slow
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
-@settings(
-    max_examples=25,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(
-    changes=st.lists(
-        # Mostly one hostile text or number where a field is; sometimes a nested value.
-        st.tuples(st.sampled_from(TARGETS), st.one_of(hostile_text, hostile_scalars, hostile_values)),
-        min_size=1,
-        max_size=3,
-    )
-)
-def test_generated_hostile_documents_give_one_outcome_per_document(tmp_path_factory, changes):
-    text = _hostile_text(changes)
-    wipe()
-    got = _outcome(text, tmp_path_factory.mktemp("hostile"))
-    wipe()
-    assert got["outcome"] in ("loaded", "skipped")
-    assert got["error"] == "" or got["error"].startswith("doc.json: "), got
-    key = hashlib.sha256(text.encode()).hexdigest()[:16]
-    mine, theirs = (_record_file(v) for v in _this_and_other_backend())
-    record = json.loads(mine.read_text()) if mine.exists() else {}
-    record[key] = got
-    mine.parent.mkdir(parents=True, exist_ok=True)
-    mine.write_text(json.dumps(record, sort_keys=True))
-    other = json.loads(theirs.read_text()) if theirs.exists() else {}
-    if key in other:
-        assert got == other[key], f"{connection.vendor} and the other database differ on {text[:300]}"
-
-
-def _this_and_other_backend() -> tuple[str, str]:
-    return (connection.vendor, "postgresql" if connection.vendor == "sqlite" else "sqlite")
-
-
-def _record_file(vendor: str) -> Path:
-    """Where a backend's outcomes go: a stable folder (``CWP_DIFFERENTIAL_DIR``, else the system's
-    temporary one), in a file named by the backend and by the code that made them (the loader,
-    the models and migrations, the counters and this test), so that outcomes of different code
-    are never compared."""
-    folder = Path(
-        os.environ.get("CWP_DIFFERENTIAL_DIR") or Path(tempfile.gettempdir()) / "cwp-loader-differential"
-    )
-    return folder / f"{_CODE_VERSION}-{vendor}.json"
-
-
-# What an outcome depends on: the loader, and the tables it writes (their columns are in each
-# stored-row digest) with what fills their derived columns after a load.
-_CATALOGUE = ROOT / "catalogue"
-_CODE_VERSION = hashlib.sha256(
-    b"".join(
-        p.read_bytes()
-        for p in sorted(
-            [
-                *(_CATALOGUE / "loader").rglob("*.py"),
-                *(_CATALOGUE / "models").rglob("*.py"),
-                *(_CATALOGUE / "migrations").glob("*.py"),
-                _CATALOGUE / "counters.py",
-                Path(__file__),
-            ]
-        )
-    )
-).hexdigest()[:12]
