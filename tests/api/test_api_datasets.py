@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.api_helpers import V1, get, ids, queries_and_rows, walk
+from tests.api_helpers import V1, assert_queries_do_not_grow_with_page_size, get, ids, queries_and_rows, walk
 from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
@@ -241,12 +241,7 @@ def test_query_count_does_not_grow_with_page_size(api, shelf, paper_with_dataset
         dataset.tasks.add(qa)
         dataset.introduced_by.add(make_paper(), make_paper())
         make_leaderboard(dataset=dataset)
-    sep = ("&" if "?" in url else "?") + ("pagination=cursor&" if mode == "cursor" else "")
-    one, rows_one = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=1")
-    fifty, rows_fifty = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=50")
-    assert rows_one == 1
-    assert rows_fifty > 1
-    assert fifty == one
+    assert_queries_do_not_grow_with_page_size(api, url, mode)
 
 
 def test_query_count_of_a_dataset_page_is_pinned(api, shelf):

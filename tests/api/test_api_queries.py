@@ -1,11 +1,9 @@
 """catalogue.api.queries: papers by any id, code links official first, and pages at a fixed query count."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from catalogue import models as m
-from tests.api_helpers import GPIPE, V1, get
+from tests.api_helpers import GPIPE, V1, assert_queries_do_not_grow_with_page_size, get, queries_and_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
 
@@ -78,30 +76,16 @@ LISTS = [
 NO_CURSOR = {f"papers/{GPIPE}/repositories/", f"papers/{GPIPE}/results/"}
 
 
-def count_queries(api, url) -> tuple[int, int]:
-    with CaptureQueriesContext(connection) as queries:
-        response = api.get(url)
-    assert response.status_code == 200, response.content[:300]
-    return len(queries), len(response.json()["results"])
-
-
 @pytest.mark.parametrize("url", LISTS)
 @pytest.mark.parametrize("mode", ["page", "cursor"])
 def test_query_count_does_not_grow_with_page_size(api, loaded_seeds, url, mode):
-    sep = "&" if "?" in url else "?"
-    if mode == "cursor":
-        if url in NO_CURSOR:
-            pytest.skip("a list bounded by its parent, without cursor mode")
-        sep += "pagination=cursor&"
-    one, rows_one = count_queries(api, f"{V1}/{url}{sep}items_per_page=1")
-    fifty, rows_fifty = count_queries(api, f"{V1}/{url}{sep}items_per_page=50")
-    assert rows_one == 1
-    assert rows_fifty > 1
-    assert fifty == one
+    if mode == "cursor" and url in NO_CURSOR:
+        pytest.skip("a list bounded by its parent, without cursor mode")
+    assert_queries_do_not_grow_with_page_size(api, url, mode)
 
 
 def test_query_count_of_a_nested_page_is_pinned(api, loaded_seeds):
     # page mode: count + rows + each prefetch; the exact figures catch an accidental N+1
-    assert count_queries(api, f"{V1}/samples/?items_per_page=50")[0] == 2
-    assert count_queries(api, f"{V1}/papers/?items_per_page=50")[0] == 3
-    assert count_queries(api, f"{V1}/code-entries/?items_per_page=50")[0] == 3
+    assert queries_and_rows(api, f"{V1}/samples/?items_per_page=50")[0] == 2
+    assert queries_and_rows(api, f"{V1}/papers/?items_per_page=50")[0] == 3
+    assert queries_and_rows(api, f"{V1}/code-entries/?items_per_page=50")[0] == 3
