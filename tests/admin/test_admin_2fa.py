@@ -7,10 +7,7 @@ The setting is read per request (catalogue/twofactor/site.py), so tests override
 """
 
 import io
-import os
 import re
-import subprocess
-import sys
 from datetime import timedelta
 from urllib.parse import unquote
 
@@ -26,7 +23,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from catalogue.twofactor import devices
 from tests.admin_client import code, make_curator
-from tests.conftest import ROOT
+from tests.environment import setting_in_a_fresh_process
 
 pytestmark = pytest.mark.django_db
 
@@ -314,17 +311,7 @@ def test_create_curator_can_hand_out_a_device(monkeypatch):
 
 
 def _setting(name: str, **env) -> str:
-    code = f"import django; django.setup(); from django.conf import settings; print(settings.{name})"
-    base = {k: v for k, v in os.environ.items() if k != "ADMIN_REQUIRE_2FA"}
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return result.stdout.strip().splitlines()[-1]
+    return setting_in_a_fresh_process(name, lambda k: k == "ADMIN_REQUIRE_2FA", **env)
 
 
 def test_the_setting_comes_from_the_environment_and_is_off_unless_set():

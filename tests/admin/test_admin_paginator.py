@@ -34,14 +34,19 @@ def test_a_list_that_is_not_a_queryset_is_counted_by_length():
     assert EstimatedCountPaginator([1, 2, 3], 2).count == 3
 
 
-@pytest.mark.postgres_only
-def test_an_unfiltered_large_table_is_counted_from_the_planner_statistics(monkeypatch):
+@pytest.fixture
+def eight_papers_analysed(monkeypatch):
+    """Eight papers the planner's statistics know of, on a table estimated above five rows."""
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's pg_class.reltuples")
     monkeypatch.setattr(EstimatedCountPaginator, "estimate_above", 5)
     for _ in range(8):
         factories.make_paper()
     analyse()
+
+
+@pytest.mark.postgres_only
+def test_an_unfiltered_large_table_is_counted_from_the_planner_statistics(eight_papers_analysed):
     factories.make_paper()  # one more than the statistics know of
     paginator = EstimatedCountPaginator(Paper.objects.order_by("pk"), 2)
     with CaptureQueriesContext(connection) as run:
@@ -54,13 +59,7 @@ def test_an_unfiltered_large_table_is_counted_from_the_planner_statistics(monkey
 
 
 @pytest.mark.postgres_only
-def test_the_admin_list_says_about_when_it_shows_an_estimate(monkeypatch):
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL's pg_class.reltuples")
-    monkeypatch.setattr(EstimatedCountPaginator, "estimate_above", 5)
-    for _ in range(8):
-        factories.make_paper()
-    analyse()
+def test_the_admin_list_says_about_when_it_shows_an_estimate(eight_papers_analysed):
     client = Client()
     client.force_login(make_curator())
     url = reverse("admin:catalogue_paper_changelist")

@@ -1,8 +1,5 @@
 """Admin safety: login lock-out (django-axes), cookie flags, CSRF."""
 
-import os
-import subprocess
-import sys
 from datetime import timedelta
 
 import pytest
@@ -13,7 +10,7 @@ from django.urls import reverse
 
 from catalogue.models import Paper
 from tests.admin_client import make_curator
-from tests.conftest import ROOT
+from tests.environment import setting_in_a_fresh_process
 
 pytestmark = pytest.mark.django_db
 
@@ -88,17 +85,7 @@ def test_session_and_csrf_cookies_are_secure_and_the_session_http_only(curator):
 
 
 def _setting(name: str, **env) -> str:
-    code = f"import django; django.setup(); from django.conf import settings; print(settings.{name})"
-    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECURE_COOKIES"}}
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return result.stdout.strip().splitlines()[-1]
+    return setting_in_a_fresh_process(name, lambda k: k in {"DEBUG", "SECURE_COOKIES"}, **env)
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,7 @@ X-Frame-Options), no cookie for anonymous readers, cookie flags where cookies ex
 Host refused, error pages that give nothing away and keep the headers, JSON errors under /api/.
 """
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from django.conf import settings
@@ -17,8 +14,10 @@ from django.test import Client, override_settings
 from django.urls import include, path, reverse
 
 from catalogue.models import Paper
+from config.urls import handler400, handler403, handler404, handler500  # noqa: F401 (the site's, for this URLconf)
 from tests.admin_client import make_curator
-from tests.conftest import ROOT, SEED_PAGE_KINDS
+from tests.conftest import SEED_PAGE_KINDS
+from tests.environment import setting_in_a_fresh_process
 
 pytestmark = pytest.mark.django_db
 
@@ -200,10 +199,6 @@ urlpatterns = [
     path("api/boom", explode),
     path("", include("config.urls")),
 ]
-handler400 = "config.errors.bad_request"
-handler403 = "config.errors.permission_denied"
-handler404 = "config.errors.page_not_found"
-handler500 = "config.errors.server_error"
 
 
 def assert_gives_nothing_away(response):
@@ -267,17 +262,7 @@ def test_api_errors_are_json(client, loaded_seeds, method, url, status):
 
 
 def _setting(name: str, **env) -> str:
-    code = f"import django; django.setup(); from django.conf import settings; print(settings.{name})"
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("DEBUG", "SECURE_"))}
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return result.stdout.strip().splitlines()[-1]
+    return setting_in_a_fresh_process(name, lambda k: k.startswith(("DEBUG", "SECURE_")), **env)
 
 
 @pytest.mark.parametrize(
