@@ -1,10 +1,16 @@
-"""Real servers a test starts (gunicorn, redis-server, manage.py runserver): a free port, waiting
-for one to answer, stopping it."""
+"""Real processes a test starts (gunicorn, redis-server, manage.py commands): a free port, waiting
+for a server to answer, stopping it."""
 
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+GUNICORN = Path(sys.executable).with_name("gunicorn")
 
 
 def free_port() -> int:
@@ -40,3 +46,30 @@ def stop(proc: subprocess.Popen, timeout: float = 30) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def start_gunicorn(env: dict, log: Path) -> subprocess.Popen:
+    """gunicorn with the project's configuration (config/gunicorn.conf.py), started from the
+    repository's root with ``env`` as its whole environment, its output written to ``log``."""
+    with log.open("w") as out:  # the child holds its own copy of the descriptor
+        return subprocess.Popen(
+            [str(GUNICORN), "-c", "config/gunicorn.conf.py"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def run_manage(*args: str, env: dict, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
+    """``manage.py <args>`` as an operator runs it, from the repository's root with ``env`` as its
+    whole environment; its output captured as text."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kwargs,
+    )

@@ -16,25 +16,14 @@ import pytest
 
 from catalogue.management.commands.load_snapshot import EXIT_LOCKED
 from tests.conftest import ROOT
-
-
-def _manage(*args, env, **kwargs):
-    return subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), *args],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        **kwargs,
-    )
+from tests.servers import run_manage
 
 
 @pytest.fixture(scope="module")
 def migrated_sqlite(tmp_path_factory) -> Path:
     """An empty, migrated SQLite catalogue, made once: each test loads into its own copy."""
     database = tmp_path_factory.mktemp("template") / "catalogue.sqlite3"
-    done = _manage("migrate", "-v0", env={**os.environ, "DATABASE_URL": f"sqlite:///{database}"})
+    done = run_manage("migrate", "-v0", env={**os.environ, "DATABASE_URL": f"sqlite:///{database}"})
     assert done.returncode == 0, done.stderr
     return database
 
@@ -63,7 +52,7 @@ def test_sqlite_lock_follows_a_symlink_to_the_real_file(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{link}"}
     with open(f"{real}.load-lock", "a") as handle:  # what a load through the real path holds
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        refused = _manage("load_snapshot", str(ROOT / "fixtures"), env=env)
+        refused = run_manage("load_snapshot", str(ROOT / "fixtures"), env=env)
     assert refused.returncode == EXIT_LOCKED, refused.stderr
     assert "refused: another load_snapshot is running" in refused.stderr
 
@@ -73,7 +62,7 @@ def test_refused_parallel_load_prints_no_stray_traceback(migrated_sqlite, tmp_pa
     snapshot = _generate(tmp_path, papers=250)  # over 256 files: read by a pool of workers
     (snapshot / "zzz_bad.json").write_text('{"url": "/code/x", "entry": ')
     env = _sqlite_env(migrated_sqlite, tmp_path, LOAD_WORKERS="2")
-    refused = _manage("load_snapshot", str(snapshot), env=env)
+    refused = run_manage("load_snapshot", str(snapshot), env=env)
     assert refused.returncode == 1
     assert "zzz_bad.json: invalid JSON" in refused.stderr
     assert "Exception ignored" not in refused.stderr

@@ -20,7 +20,7 @@ from django.urls import resolve
 from config import request_checks
 from tests.api_helpers import GPIPE, V1, get
 from tests.conftest import ROOT, SEED_PAGE_KINDS
-from tests.servers import free_port, up, wait_until
+from tests.servers import free_port, start_gunicorn, up, wait_until
 
 # --- NUL: 404 in the path, 400 in a parameter, before any query -----------------------------------
 
@@ -205,14 +205,7 @@ def gunicorn(tmp_path: Path, **env) -> tuple[int, subprocess.Popen]:
         **env,
     }
     environment.pop("FORWARDED_ALLOW_IPS", None)
-    with (tmp_path / f"gunicorn-{port}.log").open("w") as log:
-        proc = subprocess.Popen(
-            [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.conf.py"],
-            cwd=ROOT,
-            env=environment,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+    proc = start_gunicorn(environment, tmp_path / f"gunicorn-{port}.log")
     wait_until(lambda: up(f"http://127.0.0.1:{port}/healthz"), [proc])
     return port, proc
 

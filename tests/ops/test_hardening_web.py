@@ -21,8 +21,7 @@ from rest_framework.test import APIClient
 from catalogue.twofactor import devices
 from tests.admin_client import code, make_curator
 from tests.api_helpers import V1
-from tests.conftest import ROOT
-from tests.servers import free_port, up, wait_until
+from tests.servers import free_port, start_gunicorn, up, wait_until
 
 PASSWORD = "cora-curates-papers-2026"  # make_curator's password for "cora"
 EVIL = "https://evil.example/"
@@ -158,16 +157,7 @@ def test_two_gunicorns_on_one_machine_each_have_their_own_control_socket(tmp_pat
                 "STATIC_MANIFEST": "0",
                 "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}",  # /healthz touches none
             }
-            with (tmp_path / f"gunicorn-{port}.log").open("w") as log:
-                procs.append(
-                    subprocess.Popen(
-                        [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.conf.py"],
-                        cwd=ROOT,
-                        env=env,
-                        stdout=log,
-                        stderr=subprocess.STDOUT,
-                    )
-                )
+            procs.append(start_gunicorn(env, tmp_path / f"gunicorn-{port}.log"))
         for port in ports:
             wait_until(lambda port=port: up(f"http://127.0.0.1:{port}/healthz"), procs)
         # The control server starts just after the workers: wait until each instance answers on one.

@@ -38,8 +38,9 @@ from django.urls import include, path
 
 from catalogue import caching
 from config import errors
+from config.urls import handler400, handler403, handler404, handler500  # noqa: F401 (the site's, for this URLconf)
 from tests.conftest import ROOT, SEEDS
-from tests.servers import free_port, stop
+from tests.servers import free_port, run_manage, start_gunicorn, stop
 
 SLUG = "gpipe-efficient-training-of-giant-neural"
 TITLE = "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism"
@@ -100,10 +101,6 @@ urlpatterns = [
     path("db-error", hits_a_working_database_error),
     path("", include("config.urls")),
 ]
-handler400 = "config.errors.bad_request"
-handler403 = "config.errors.permission_denied"
-handler404 = "config.errors.page_not_found"
-handler500 = "config.errors.server_error"
 
 
 @pytest.fixture
@@ -164,7 +161,6 @@ def test_with_the_cache_on_a_lost_database_serves_the_last_copy(loaded_seeds, se
 
 # --- a real PostgreSQL restarted under traffic -------------------------------------------------
 
-GUNICORN = Path(sys.executable).with_name("gunicorn")
 URLS = {PAPER: TITLE.encode(), SEARCH: b"GPipe", API: TITLE.encode()}
 CLIENTS_PER_URL = 1
 OUTAGE_SECONDS = 3.0
@@ -269,35 +265,24 @@ def servers(own_cluster, tmp_path):
         "REQUEST_LOG_LEVEL": "WARNING",
     }
     for command in (["migrate", "--noinput", "-v0"], ["load_snapshot", *map(str, SEEDS)]):
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), *command],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        done = run_manage(*command, env=env, timeout=600)
         assert done.returncode == 0, done.stderr
     started = {}
     try:
         for name, cache_seconds in (("cache off", "0"), ("cache on", "600")):
             port = free_port()
             log = tmp_path / f"gunicorn-{name.replace(' ', '-')}.log"
-            with log.open("w") as out:
-                proc = subprocess.Popen(
-                    [str(GUNICORN), "-c", "config/gunicorn.conf.py"],
-                    cwd=ROOT,
-                    env={
-                        **env,
-                        "PORT": str(port),
-                        "WEB_CONCURRENCY": "2",
-                        "GUNICORN_THREADS": "4",
-                        "CONN_MAX_AGE": "600",
-                        "PAGE_CACHE_SECONDS": cache_seconds,
-                    },
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                )
+            proc = start_gunicorn(
+                {
+                    **env,
+                    "PORT": str(port),
+                    "WEB_CONCURRENCY": "2",
+                    "GUNICORN_THREADS": "4",
+                    "CONN_MAX_AGE": "600",
+                    "PAGE_CACHE_SECONDS": cache_seconds,
+                },
+                log,
+            )
             started[name] = (port, proc, log)
             wait_until_ready(port, proc, log)
         yield started

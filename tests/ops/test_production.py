@@ -19,6 +19,15 @@ MANIFEST_STORAGE = {
 }
 
 
+def python_outside_the_suite(code: str, *argv: str, **env: str) -> subprocess.CompletedProcess:
+    """``python -c code argv…`` from the repository's root, with this environment less the suite's
+    settings module and static-manifest switch, plus ``env``; its output captured as text."""
+    base = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "STATIC_MANIFEST"}}
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv], cwd=ROOT, env={**base, **env}, capture_output=True, text=True
+    )
+
+
 def settings_in_a_fresh_process(**env) -> dict:
     """Values config.settings takes outside the test suite, in a clean interpreter."""
     code = (
@@ -30,18 +39,11 @@ def settings_in_a_fresh_process(**env) -> dict:
         " 'cache': settings.CACHES['default']['BACKEND'],"
         " 'max_age': settings.HTTP_MAX_AGE, 's_maxage': settings.HTTP_S_MAXAGE}))"
     )
-    base = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "STATIC_MANIFEST"}}
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**base, **env},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    done = python_outside_the_suite(code, **env)
+    done.check_returncode()
     import json
 
-    return json.loads(out.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_outside_tests_static_files_are_hashed_and_compressed():
@@ -122,13 +124,6 @@ def test_the_site_starts_before_collectstatic_has_run(tmp_path):
         "from django.core.management import call_command; call_command('check');"
         "print('started')"
     )
-    base = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "STATIC_MANIFEST"}}
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(tmp_path / "never-collected")],
-        cwd=ROOT,
-        env=base,
-        capture_output=True,
-        text=True,
-    )
+    done = python_outside_the_suite(code, str(tmp_path / "never-collected"))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "started" in done.stdout

@@ -12,7 +12,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -25,10 +24,9 @@ from django.db import connection
 
 from catalogue import curation
 from catalogue.models import Paper
-from tests.conftest import ROOT, SEEDS, load
-from tests.servers import free_port, stop
+from tests.conftest import SEEDS, load
+from tests.servers import free_port, start_gunicorn, stop
 
-GUNICORN = Path(sys.executable).with_name("gunicorn")
 SLUG = "gpipe-efficient-training-of-giant-neural"
 URLS = [
     "/",
@@ -122,14 +120,7 @@ def two_servers(redis_url, tmp_path):
                 "REQUEST_LOG_LEVEL": "WARNING",
             }
             log = tmp_path / f"gunicorn-{n}.log"
-            with log.open("w") as out:
-                proc = subprocess.Popen(
-                    [str(GUNICORN), "-c", "config/gunicorn.conf.py"],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                )
+            proc = start_gunicorn(env, log)
             procs.append(proc)
             base = f"http://127.0.0.1:{port}"
             wait_until_up(base + "/readyz", proc, log)

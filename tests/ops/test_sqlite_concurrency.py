@@ -38,11 +38,10 @@ from django.db import connection
 
 from tests.admin_client import form_data
 from tests.conftest import ROOT, SEEDS
-from tests.servers import free_port, stop
+from tests.servers import free_port, run_manage, start_gunicorn, stop
 
 log = logging.getLogger(__name__)
 
-GUNICORN = Path(sys.executable).with_name("gunicorn")
 PAPERS = 2000
 NEWER_READ_AT = "2027-01-01T00:00:00+00:00"
 NEWER_TITLE = "(newer edition)"
@@ -64,9 +63,7 @@ pytestmark = [
 
 
 def manage(env, *args) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
-    )
+    done = run_manage(*args, env=env, timeout=600)
     assert done.returncode == 0, f"manage.py {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
     return done
 
@@ -309,14 +306,7 @@ def test_curators_and_readers_during_a_load_never_see_database_is_locked(tmp_pat
         "API_THROTTLE_ANON": "off",
         "PAGE_CACHE_SECONDS": "0",  # every read goes to the database
     }
-    with server_log.open("w") as out:
-        server = subprocess.Popen(
-            [str(GUNICORN), "-c", "config/gunicorn.conf.py"],
-            cwd=ROOT,
-            env=server_env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    server = start_gunicorn(server_env, server_log)
     loader = None
     watcher = WriteLockWatcher(database)
     traffic = Traffic(f"http://127.0.0.1:{port}")
