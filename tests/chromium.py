@@ -4,7 +4,10 @@ Without the networking flags Chromium keeps trying to reach Google's hosts, whic
 machine's closed network refuses.
 """
 
+from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -14,6 +17,24 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
 ]
+
+
+@contextmanager
+def launched():
+    """Debian's Chromium, started through Playwright's sync API and closed on the way out; a
+    missing /usr/bin/chromium fails the test (the suite never downloads a browser)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/system-deps.sh (never `playwright install`)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 

@@ -6,12 +6,11 @@ docs/screenshots/ and the README.
 """
 
 import os
-from pathlib import Path
 
 import pytest
 from django.test import override_settings
 
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS, Reader
+from tests.chromium import Reader, launched
 from tests.conftest import SEEDS, load
 from tests.pages import seed_html_pages
 
@@ -50,14 +49,8 @@ def browser(seeded):
     # Per test, started after the data is loaded and stopped before the database is torn
     # down: while Playwright's loop runs, Django would hand this thread another connection
     # object (asgiref's context-local storage), one the test database's teardown knows nothing of.
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/system-deps.sh (never `playwright install`)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launched() as chromium:
         yield chromium
-        chromium.close()
 
 
 def text(page, selector="main"):

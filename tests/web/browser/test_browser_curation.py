@@ -2,7 +2,6 @@
 public sees them: marked on the paper page, listed on /corrections/, in its Atom feed."""
 
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -11,7 +10,7 @@ from django.urls import NoReverseMatch, reverse
 
 from catalogue.models import Correction, Paper
 from tests.admin_client import make_curator
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.chromium import launched
 from tests.conftest import ROOT
 
 GPIPE = "1811.06965"
@@ -29,18 +28,12 @@ pytestmark = [
 
 @pytest.fixture
 def browser_page(monkeypatch):
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is not installed (scripts/system-deps.sh installs it)")
     # Playwright's sync API runs an event loop in this thread; the ORM calls made here stay sync.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launched() as browser:
         try:
             yield browser.new_page()
         finally:
-            browser.close()
             # The ORM calls made while Playwright's loop ran got a connection of their own
             # (PostgreSQL), which would outlive the test and block the test database's removal.
             connections.close_all()

@@ -7,8 +7,6 @@ It pairs with tests/ops/test_security.py, which checks the policy itself is stri
 they say the policy is strict *and* the site works under it.
 """
 
-from pathlib import Path
-
 import pytest
 from django.db import connections
 from django.test import override_settings
@@ -16,7 +14,7 @@ from django.urls import reverse
 
 from catalogue.models import Paper, Sample
 from tests.admin_client import make_curator
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.chromium import launched
 from tests.conftest import SEED_PAGE_KINDS, SEEDS, load
 from tests.pages import shown_by_browsers
 
@@ -26,6 +24,7 @@ pytestmark = [
     # Transactional, so the live server's thread sees the rows; serialized_rollback as in
     # tests/web/browser/test_browser.py (a later test restores content types and the Curators group).
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.usefixtures("static_from_finders"),
 ]
 
 
@@ -40,12 +39,6 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _static_from_finders():
-    with override_settings(WHITENOISE_AUTOREFRESH=True, WHITENOISE_USE_FINDERS=True):
-        yield
-
-
 @pytest.fixture
 def site(live_server):
     load(*SEEDS)  # before Playwright starts (see tests/web/browser/test_browser.py)
@@ -55,14 +48,9 @@ def site(live_server):
 
 @pytest.fixture
 def tab(site, monkeypatch):
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/system-deps.sh (never `playwright install`)")
     # Playwright's sync API runs an event loop in this thread; the ORM calls made here stay sync.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launched() as chromium:
         context = chromium.new_context()
         context.add_init_script(LISTEN)
         page = context.new_page()
@@ -83,7 +71,6 @@ def tab(site, monkeypatch):
         try:
             yield page
         finally:
-            chromium.close()
             # ORM calls made while Playwright's loop ran got a connection of their own
             # (PostgreSQL), which would outlive the test and block the test database's removal.
             connections.close_all()

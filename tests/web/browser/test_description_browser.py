@@ -3,12 +3,10 @@ typeset under the site's CSP, with no console error, and a wide formula scrolls 
 rather than widening the page on a phone. On the real methods dump."""
 
 import shutil
-from pathlib import Path
 
 import pytest
-from django.test import override_settings
 
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS, Reader
+from tests.chromium import Reader, launched
 from tests.conftest import load
 from tests.samples import METHODS_DUMP
 
@@ -16,13 +14,8 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.usefixtures("static_from_finders"),
 ]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _static_from_finders():
-    with override_settings(WHITENOISE_AUTOREFRESH=True, WHITENOISE_USE_FINDERS=True):
-        yield
 
 
 @pytest.fixture
@@ -38,14 +31,8 @@ def chromium(real_methods, monkeypatch):
     # Started after the data is loaded, stopped before the database is torn down
     # (tests/web/browser/test_browser.py).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop runs in this thread
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/system-deps.sh (never `playwright install`)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 # gan: inline math and a fraction; srm: \begin{align} without dollars; relic: the most LaTeX;

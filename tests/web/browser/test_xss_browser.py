@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from django.db import connections
-from django.test import override_settings
 from django.urls import reverse
 
 from catalogue.models import CodeEntry, Leaderboard, Paper, Sample
@@ -22,13 +21,8 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.usefixtures("static_from_finders"),
 ]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _static_from_finders():
-    with override_settings(WHITENOISE_AUTOREFRESH=True, WHITENOISE_USE_FINDERS=True):
-        yield
 
 
 def test_no_dialog_opens_anywhere(live_server, tmp_path, monkeypatch):
