@@ -1,6 +1,7 @@
-"""What the hostile-document tests share: a small paper document with one of each kind of row, and
-the outcome of loading one document alone, canonical across backends."""
+"""What the hostile-document tests share: a small paper document with one of each kind of row (and
+it with changes made), and the outcome of loading one document alone, canonical across backends."""
 
+import copy
 import hashlib
 import json
 from pathlib import Path
@@ -47,6 +48,17 @@ BASE = {
     },
     "arxiv_metadata": {"comment": "12 pages"},
 }
+
+
+def document(*changes) -> dict:
+    """``BASE`` with each ``(path, value)`` change made: the value put at that path of keys."""
+    doc = copy.deepcopy(BASE)
+    for path, value in changes:
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return doc
 
 
 def outcome_of(text: str, tmp: Path) -> dict:

@@ -13,7 +13,6 @@ backend's record is missing the test can only check this backend's own rules, an
 The issue's hostile documents, each with its committed outcome, are in test_loader_hostile.py.
 """
 
-import copy
 import hashlib
 import json
 import os
@@ -28,7 +27,7 @@ from hypothesis import strategies as st
 from tests.conftest import ROOT
 from tests.dump import wipe
 from tests.loader import hostile
-from tests.loader.hostile import BASE, outcome_of
+from tests.loader.hostile import document, outcome_of
 
 # --- generated hostile documents, compared across the two backends -------------------------
 
@@ -97,13 +96,7 @@ TARGETS = [
 
 
 def _hostile_text(changes) -> str:
-    doc = copy.deepcopy(BASE)
-    for target, value in changes:
-        holder = doc
-        for key in target[:-1]:
-            holder = holder[key]
-        holder[target[-1]] = value
-    text = json.dumps(doc, sort_keys=True)
+    text = json.dumps(document(*changes), sort_keys=True)
     return text.replace('"@inf@"', "1e400").replace('"@ninf@"', "-1e400")
 
 

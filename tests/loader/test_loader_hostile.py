@@ -18,7 +18,6 @@ The documents hypothesis generates, compared across the two backends, are in
 test_loader_differential.py.
 """
 
-import copy
 import gzip
 import hashlib
 import json
@@ -32,19 +31,9 @@ from catalogue import models as m
 from catalogue.loader import load_paths, schema
 from tests.conftest import CODE_SEEDS
 from tests.dump import catalogue_state
-from tests.loader.hostile import BASE, outcome_of
+from tests.loader.hostile import document, outcome_of
 
 EXPECTED_FILE = Path(__file__).with_name("loader_hostile_expected.json")
-
-
-def _doc(*changes):
-    doc = copy.deepcopy(BASE)
-    for path, value in changes:
-        target = doc
-        for key in path[:-1]:
-            target = target[key]
-        target[path[-1]] = value
-    return doc
 
 
 def _text(doc, **raw):
@@ -58,85 +47,85 @@ def _text(doc, **raw):
 # name -> (document text, expected outcome "loaded" | "skipped", a line of the error or warnings)
 REPRO = {
     "read_at in year 1 before UTC": (
-        json.dumps(_doc((["syntology", "read_at"], "0001-01-01T00:00:00+01:00"))),
+        json.dumps(document((["syntology", "read_at"], "0001-01-01T00:00:00+01:00"))),
         "loaded",
         "doc.json: syntology.read_at: '0001-01-01T00:00:00+01:00' is outside years 1 to 9999 in UTC"
         " (left out)",
     ),
     "read_at in year 9999 after UTC": (
-        json.dumps(_doc((["syntology", "read_at"], "9999-12-31T23:59:59-01:00"))),
+        json.dumps(document((["syntology", "read_at"], "9999-12-31T23:59:59-01:00"))),
         "loaded",
         "doc.json: syntology.read_at: '9999-12-31T23:59:59-01:00' is outside years 1 to 9999 in UTC"
         " (left out)",
     ),
     "1e400 in arxiv_metadata": (
-        _text(_doc((["arxiv_metadata"], {"x": "@big@"})), big="1e400"),
+        _text(document((["arxiv_metadata"], {"x": "@big@"})), big="1e400"),
         "loaded",
         "doc.json: arxiv_metadata: holds a number that is not finite (left out)",
     ),
     "-1e400 in a metric": (
-        _text(_doc((["results", 0, "metrics"], {"F1": "@big@"})), big="-1e400"),
+        _text(document((["results", 0, "metrics"], {"F1": "@big@"})), big="-1e400"),
         "loaded",
         "doc.json: results[0].metrics.F1: expected a finite number, got -inf (result skipped)",
     ),
     "NUL in arxiv_metadata": (
-        json.dumps(_doc((["arxiv_metadata"], {"title": "a\x00b"}))),
+        json.dumps(document((["arxiv_metadata"], {"title": "a\x00b"}))),
         "loaded",
         "doc.json: arxiv_metadata: holds a NUL character or an unpaired surrogate (left out)",
     ),
     "NUL in a metric name": (
-        json.dumps(_doc((["results", 0, "metrics"], {"Top\x001": "1"}))),
+        json.dumps(document((["results", 0, "metrics"], {"Top\x001": "1"}))),
         "loaded",
         "doc.json: results[0].metrics.Top\ufffd1: a NUL character at position 3 replaced with U+FFFD",
     ),
     "lone surrogate in source": (
-        json.dumps(_doc((["source"], {"archive": "a\ud800"}))),
+        json.dumps(document((["source"], {"archive": "a\ud800"}))),
         "loaded",
         "doc.json: source: holds a NUL character or an unpaired surrogate (left out)",
     ),
     "NUL in the abstract": (
-        json.dumps(_doc((["abstract"], "An\x00abstract"))),
+        json.dumps(document((["abstract"], "An\x00abstract"))),
         "loaded",
         "doc.json: abstract: a NUL character at position 2 replaced with U+FFFD",
     ),
     "lone surrogate in the title": (
-        json.dumps(_doc((["title"], "A \udc00 title"))),
+        json.dumps(document((["title"], "A \udc00 title"))),
         "loaded",
         "doc.json: title: an unpaired surrogate at position 2 replaced with U+FFFD",
     ),
     "NUL in the url": (
-        json.dumps(_doc((["url"], "/paper/hostile\x00paper"))),
+        json.dumps(document((["url"], "/paper/hostile\x00paper"))),
         "loaded",
         "doc.json: url: a NUL character at position 14 replaced with U+FFFD",
     ),
     "datasets_introduced name over 500": (
-        json.dumps(_doc((["datasets_introduced"], ["d" * 501]))),
+        json.dumps(document((["datasets_introduced"], ["d" * 501]))),
         "loaded",
         "doc.json: datasets_introduced[0]: dataset.name: longer than 500 characters (501) (dataset skipped)",
     ),
     "slug of 480": (
-        json.dumps(_doc((["url"], "/paper/" + "s" * 480))),
+        json.dumps(document((["url"], "/paper/" + "s" * 480))),
         "skipped",
         "doc.json: paper.slug: longer than 300 characters (480)",
     ),
     "old-style arXiv id of 80": (
-        json.dumps(_doc((["arxiv_id"], "x" * 72 + "/9301114"))),
+        json.dumps(document((["arxiv_id"], "x" * 72 + "/9301114"))),
         "skipped",
         "doc.json: paper.arxiv_id: longer than 40 characters (80)",
     ),
     "task name of 500": (
-        json.dumps(_doc((["results", 0, "task"], "T" * 500), (["results", 0, "leaderboard"], None))),
+        json.dumps(document((["results", 0, "task"], "T" * 500), (["results", 0, "leaderboard"], None))),
         "loaded",
         "doc.json: results[0]: task.slug: longer than 300 characters (500) (result skipped)",
     ),
     "leaderboard path over 606": (
-        json.dumps(_doc((["results", 0, "leaderboard"], "/sota/" + "b" * 601))),
+        json.dumps(document((["results", 0, "leaderboard"], "/sota/" + "b" * 601))),
         "loaded",
         "doc.json: results[0].leaderboard: longer than 606 characters (607) (left out)",
     ),
     "leaderboard slug made over 600": (
         json.dumps(
-            _doc(
+            document(
                 (["results", 0, "leaderboard"], None),
                 (["results", 0, "task"], "t" * 290),
                 (["results", 0, "dataset"], "D" * 400),
@@ -147,33 +136,35 @@ REPRO = {
     ),
     "repository key over 400": (
         json.dumps(
-            _doc((["code_links", 0, "repo_url"], "https://github.com/" + "o" * 199 + "/" + "n" * 199))
+            document((["code_links", 0, "repo_url"], "https://github.com/" + "o" * 199 + "/" + "n" * 199))
         ),
         "loaded",
         "doc.json: code_links[0]: repo.key: longer than 400 characters (410) (code link skipped)",
     ),
     "abstract over the text cap": (
-        json.dumps(_doc((["abstract"], "a" * 1_000_001))),
+        json.dumps(document((["abstract"], "a" * 1_000_001))),
         "loaded",
         "doc.json: abstract: longer than 1000000 characters (1000001) (left out)",
     ),
     "huge int in arxiv_metadata": (
-        json.dumps(_doc((["arxiv_metadata"], {"n": 2**80}))),
+        json.dumps(document((["arxiv_metadata"], {"n": 2**80}))),
         "loaded",
         None,
     ),
     "floats PostgreSQL's jsonb rewrites": (
-        json.dumps(_doc((["arxiv_metadata"], {"big": 1.5e300, "zero": -0.0, "small": 1e-7, "int": 1e16}))),
+        json.dumps(
+            document((["arxiv_metadata"], {"big": 1.5e300, "zero": -0.0, "small": 1e-7, "int": 1e16}))
+        ),
         "loaded",
         None,
     ),
     "deep nesting in arxiv_metadata": (
-        json.dumps(_doc((["arxiv_metadata"], json.loads("[" * 500 + "]" * 500)))),
+        json.dumps(document((["arxiv_metadata"], json.loads("[" * 500 + "]" * 500)))),
         "loaded",
         None,
     ),
     "read_at of a year below 1000": (
-        json.dumps(_doc((["syntology", "read_at"], "0999-06-01T00:00:00+00:00"))),
+        json.dumps(document((["syntology", "read_at"], "0999-06-01T00:00:00+00:00"))),
         "loaded",
         None,
     ),
@@ -386,8 +377,8 @@ def test_each_staged_text_column_is_bounded_by_the_model_field_it_ends_in():
 
 def test_newest_wins_by_instant_also_before_year_1000(db, tmp_path):
     """A read_at in year 999 is older than one in 2026 (the stamp once sorted '999-' above '2026-')."""
-    old = _doc((["syntology", "read_at"], "0999-01-01T00:00:00+00:00"), (["abstract"], "old"))
-    new = _doc((["syntology", "read_at"], "2026-01-01T00:00:00+00:00"), (["abstract"], "new"))
+    old = document((["syntology", "read_at"], "0999-01-01T00:00:00+00:00"), (["abstract"], "old"))
+    new = document((["syntology", "read_at"], "2026-01-01T00:00:00+00:00"), (["abstract"], "new"))
     (tmp_path / "a.json").write_text(json.dumps(old))
     (tmp_path / "b.json").write_text(json.dumps(new))
     load_paths([tmp_path / "a.json", tmp_path / "b.json"], workers=0)
@@ -396,8 +387,8 @@ def test_newest_wins_by_instant_also_before_year_1000(db, tmp_path):
 
 def test_newest_wins_by_instant_across_time_zones(db, tmp_path):
     """01:30+02:00 is 23:30 UTC the day before: older than 00:15 UTC, whatever the text says."""
-    early = _doc((["syntology", "read_at"], "2026-01-02T01:30:00+02:00"), (["abstract"], "early"))
-    late = _doc((["syntology", "read_at"], "2026-01-02T00:15:00+00:00"), (["abstract"], "late"))
+    early = document((["syntology", "read_at"], "2026-01-02T01:30:00+02:00"), (["abstract"], "early"))
+    late = document((["syntology", "read_at"], "2026-01-02T00:15:00+00:00"), (["abstract"], "late"))
     (tmp_path / "a.json").write_text(json.dumps(late))
     (tmp_path / "b.json").write_text(json.dumps(early))
     load_paths([tmp_path / "a.json", tmp_path / "b.json"], workers=0)
@@ -407,7 +398,7 @@ def test_newest_wins_by_instant_across_time_zones(db, tmp_path):
 def test_by_repo_kind_is_compared_as_the_format_defines_it(db, tmp_path):
     """A place without a repo_kind is of no kind: a document stating only its kinds is not warned
     of (a clean 2,000-paper snapshot gave 113 such warnings, all for an 'unknown' kind no document states)."""
-    doc = _doc()
+    doc = document()
     kindless = {**doc["syntology"]["samples"][0], "code_sha256_prefix": "fedcba9876543210", "repo_kind": None}
     doc["syntology"]["samples"].append(kindless)
     doc["syntology"]["summary"] = {"unverified": 2}

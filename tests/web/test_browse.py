@@ -6,15 +6,13 @@ Authors and proceedings are in test_browse_authors.py, methods in test_browse_me
 import datetime as dt
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from catalogue import counters
 from catalogue import models as m
 from catalogue.browse import queries as browse
 from tests.factories import make_dataset, make_leaderboard, make_paper, make_result, make_task
 from tests.pages import html
-from tests.web.browsing import PROBE, in_area, make_area
+from tests.web.browsing import PROBE, assert_queries_do_not_grow, in_area, make_area
 
 pytestmark = pytest.mark.django_db
 
@@ -327,12 +325,7 @@ def test_query_counts_do_not_grow_with_rows(client, url):
             make_result(leaderboard=first_board, paper=make_paper())
 
     grow(1, 0)
-    with CaptureQueriesContext(connection) as one:
-        html(client, url)
-    grow(49, 1)
-    with CaptureQueriesContext(connection) as fifty:
-        html(client, url)
-    assert len(fifty) == len(one), [q["sql"] for q in fifty.captured_queries]
+    assert_queries_do_not_grow(client, url, lambda: grow(49, 1))
 
 
 def test_hostile_names_stay_text(client):

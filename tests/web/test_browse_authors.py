@@ -2,14 +2,12 @@
 author is an exact name, proceedings gather their spellings, names stay text."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from catalogue import models as m
 from catalogue.browse import queries as browse
 from tests.factories import make_paper, reindex_search
 from tests.pages import html
-from tests.web.browsing import PROBE
+from tests.web.browsing import PROBE, assert_queries_do_not_grow
 
 pytestmark = pytest.mark.django_db
 
@@ -126,12 +124,7 @@ def test_author_and_proceeding_pages_take_the_same_queries_for_1_or_50_papers(cl
             _by(make_paper(proceeding="NeurIPS 2019"), "Ada Lovelace", "Charles Babbage")
 
     grow(1)
-    with CaptureQueriesContext(connection) as one:
-        html(client, url)
-    grow(49)
-    with CaptureQueriesContext(connection) as fifty:
-        html(client, url)
-    assert len(fifty) == len(one)
+    assert_queries_do_not_grow(client, url, lambda: grow(49))
 
 
 def test_hostile_author_and_proceeding_names_stay_text(client):

@@ -1,14 +1,12 @@
 """catalogue/browse/: /methods/ grouped by collection and area, and a method's page."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from catalogue import models as m
 from catalogue.browse import queries as browse
 from tests.factories import make_paper
 from tests.pages import html
-from tests.web.browsing import make_area
+from tests.web.browsing import assert_queries_do_not_grow, make_area
 
 pytestmark = pytest.mark.django_db
 
@@ -72,9 +70,4 @@ def test_method_pages_take_the_same_queries_for_1_or_50_methods(client, url):
             m.Method.objects.get(slug="m-0").collections.add(collection)
 
     grow(0, 1)
-    with CaptureQueriesContext(connection) as one:
-        html(client, url)
-    grow(1, 49)
-    with CaptureQueriesContext(connection) as fifty:
-        html(client, url)
-    assert len(fifty) == len(one)
+    assert_queries_do_not_grow(client, url, lambda: grow(1, 49))

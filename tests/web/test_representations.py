@@ -114,28 +114,38 @@ def cache_on(settings):
     settings.PAGE_CACHE_SECONDS = 60
 
 
+def assert_each_is_its_own_cached_copy(client, page: str, built: dict) -> None:
+    """Asked again, each representation (by its Accept header) is the copy first built for it."""
+    for accept, response in built.items():
+        with CaptureQueriesContext(connection) as ctx:
+            again = client.get(page, headers={"accept": accept})
+        assert len(ctx.captured_queries) == 1, accept  # the data version: a cached copy
+        assert again.content == response.content
+        assert again["Content-Type"] == response["Content-Type"]
+
+
 def test_neither_representations_cached_copy_is_served_for_the_other(client, seeded, cache_on):
     page = f"/paper/{GPIPE}"
     for first, second in ((BROWSER, "application/json"), ("application/json", BROWSER)):
         built = {accept: client.get(page, headers={"accept": accept}) for accept in (first, second)}
-        for accept, response in built.items():
-            with CaptureQueriesContext(connection) as ctx:
-                again = client.get(page, headers={"accept": accept})
-            assert len(ctx.captured_queries) == 1, accept  # the data version: a cached copy
-            assert again.content == response.content
-            assert again["Content-Type"] == response["Content-Type"]
+        assert_each_is_its_own_cached_copy(client, page, built)
         assert built[BROWSER]["Content-Type"].startswith("text/html")
         assert built["application/json"]["Content-Type"] == "application/json"
         load(SEEDS[0], force=True)  # a new data version for the other order
 
 
-def test_the_json_form_costs_what_the_api_costs(client, seeded):
-    for page, api in PAGES[:3] + PAGES[11:12]:
+def assert_the_form_costs_what_the_api_costs(client, pages, address) -> None:
+    """Each page's other form (``address(page)``) runs the queries its API answer runs."""
+    for page, api in pages:
         with CaptureQueriesContext(connection) as direct:
             client.get(api)
         with CaptureQueriesContext(connection) as via_page:
-            client.get(json_address(page))
+            client.get(address(page))
         assert len(via_page) == len(direct), page
+
+
+def test_the_json_form_costs_what_the_api_costs(client, seeded):
+    assert_the_form_costs_what_the_api_costs(client, PAGES[:3] + PAGES[11:12], json_address)
 
 
 # --- the Markdown forms (issue 38): the same pages, the same answers, written as Markdown -----
@@ -188,22 +198,12 @@ def test_no_representations_cached_copy_is_served_for_another(client, seeded, ca
     page = f"/paper/{GPIPE}"
     accepts = (BROWSER, "application/json", "text/markdown")
     built = {accept: client.get(page, headers={"accept": accept}) for accept in accepts}
-    for accept, response in built.items():
-        with CaptureQueriesContext(connection) as ctx:
-            again = client.get(page, headers={"accept": accept})
-        assert len(ctx.captured_queries) == 1, accept  # the data version: a cached copy
-        assert again.content == response.content
-        assert again["Content-Type"] == response["Content-Type"]
+    assert_each_is_its_own_cached_copy(client, page, built)
     assert built["text/markdown"]["Content-Type"].startswith("text/markdown")
 
 
 def test_the_markdown_form_costs_what_the_api_costs(client, seeded):
-    for page, api in PAGES[:1] + PAGES[11:12]:
-        with CaptureQueriesContext(connection) as direct:
-            client.get(api)
-        with CaptureQueriesContext(connection) as via_page:
-            client.get(markdown_address(page))
-        assert len(via_page) == len(direct), page
+    assert_the_form_costs_what_the_api_costs(client, PAGES[:1] + PAGES[11:12], markdown_address)
 
 
 def test_a_code_bodys_text_is_in_its_markdown_form_only_where_its_page_shows_it(

@@ -7,13 +7,7 @@ import pytest
 
 from catalogue import models as m
 from catalogue.pagination import keyset
-from tests.factories import (
-    make_entry,
-    make_leaderboard,
-    make_paper,
-    make_repo,
-    make_result,
-)
+from tests.factories import make_entry, make_leaderboard, make_paper, make_repo, make_result
 from tests.pages import html
 from tests.web.pages.conftest import GPIPE, make_sample
 

@@ -8,10 +8,7 @@ import pytest
 
 from catalogue import models as m
 from catalogue.addresses import api_url
-from tests.factories import (
-    make_paper,
-    make_repo,
-)
+from tests.factories import make_paper, make_repo
 from tests.pages import html
 from tests.web.pages.conftest import GPIPE
 

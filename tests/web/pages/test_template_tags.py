@@ -8,14 +8,7 @@ import pytest
 from catalogue import models as m
 from catalogue import queries
 from tests import factories
-from tests.factories import (
-    make_body,
-    make_entry,
-    make_leaderboard,
-    make_paper,
-    make_repo,
-    make_result,
-)
+from tests.factories import make_body, make_entry, make_leaderboard, make_paper, make_repo, make_result
 
 pytestmark = pytest.mark.django_db
 
