@@ -5,13 +5,7 @@ import pytest
 
 from catalogue import counters, queries
 from catalogue.browse import queries as browse_queries
-from tests.factories import (
-    make_leaderboard,
-    make_method,
-    make_paper,
-    make_result,
-    make_task,
-)
+from tests.factories import make_leaderboard, make_method, make_paper, make_result, make_task
 from tests.reads.walk import pks
 
 pytestmark = pytest.mark.django_db
