@@ -91,7 +91,7 @@ serve: venv
 	@bash scripts/serve.sh
 
 # pytest exits 5 when it collects no test. That is a failure for the whole suite (it always
-# holds tests/test_database_backend.py), but fine when PYTEST_ARGS narrowed the run down.
+# holds tests/ops/test_database_backend.py), but fine when PYTEST_ARGS narrowed the run down.
 # $(call pytest,PREFIX) runs pytest, after PREFIX (env settings, or the cluster wrapper).
 pytest = status=0; $(1) $(PY) -m pytest $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ] && $(if $(strip $(PYTEST_ARGS)),true,false); then \

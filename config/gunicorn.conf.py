@@ -81,7 +81,7 @@ def _control_socket_for(address: str) -> str:
     """gunicorn's control socket (``gunicornc``) for this instance, one per listening address.
 
     gunicorn's default is one path per user ($XDG_RUNTIME_DIR/gunicorn.ctl): a second instance
-    on the machine (scaling out on one host, tests/test_scale_out.py) unlinked the first one's
+    on the machine (scaling out on one host, tests/ops/test_scale_out.py) unlinked the first one's
     socket and took the path over, so ``gunicornc`` steered the wrong instance and stopping either
     removed the other's. Same directory as gunicorn's default, a name of our own per bind.
     """

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build .venv-pwc: Papers-with-Code's own client (paperswithcode-client 0.3.1) in a venv of
-# its own, for tests/test_pwc_client.py. Its pins (httpx ~=0.14.2, pydantic ~=1.6.1, typer
+# its own, for tests/api/test_pwc_client.py. Its pins (httpx ~=0.14.2, pydantic ~=1.6.1, typer
 # 0.3.2) cannot live beside the project's, and need an older Python (3.8). It installs exactly
 # scripts/pwc-client.lock (every package pinned, hashes checked), so the test does not change
 # with what PyPI publishes.

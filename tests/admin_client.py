@@ -1,8 +1,10 @@
 """Driving the admin as a browser would: submit a page's form with what the page holds."""
 
+import time
 from html.parser import HTMLParser
 
 from django.contrib.auth.models import User
+from django_otp.oath import TOTP
 
 from catalogue.admin import roles
 
@@ -72,3 +74,12 @@ def form_data(response, **changes) -> dict:
     data = {name: values if len(values) > 1 else values[0] for name, values in forms[0].items()}
     data.update(changes)
     return data
+
+
+def code(device, steps_ahead: int = 0) -> str:
+    """The device's code now (or ``steps_ahead`` time steps on, which its tolerance of one step
+    accepts: a code is accepted once, so a test that logs in twice uses the next step's)."""
+    device.refresh_from_db()
+    totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    totp.time = time.time() + steps_ahead * device.step
+    return f"{totp.token():0{device.digits}d}"

@@ -90,3 +90,28 @@ def queries_and_rows(api, url) -> tuple[int, int]:
         response = api.get(url)
     assert response.status_code == 200, response.content[:300]
     return len(captured), len(response.json()["results"])
+
+
+def assert_queries_do_not_grow_with_page_size(api, url: str, mode: str) -> None:
+    """A list's page of 50 rows runs the queries its page of 1 row runs (``mode``: page or cursor)."""
+    sep = ("&" if "?" in url else "?") + ("pagination=cursor&" if mode == "cursor" else "")
+    one, rows_one = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=1")
+    fifty, rows_fifty = queries_and_rows(api, f"{V1}/{url}{sep}items_per_page=50")
+    assert rows_one == 1
+    assert rows_fifty > 1
+    assert fifty == one
+
+
+def assert_both_pagination_modes_walk(api, url: str, rows: list, filtered: list, **filters) -> None:
+    """A list of four ``rows`` (their ids, in order): by pages of three, page 2 holds the last and
+    page 3 is a 404; walked a row a page, by page number or by cursor, it gives each row once in
+    order; cursor mode states no count; ``filters`` walked by cursor give ``filtered``."""
+    second = get(api, url, items_per_page=3, page=2)
+    assert (second["count"], ids(second), second["next"]) == (4, rows[3:], None)
+    get(api, url, expect=404, items_per_page=3, page=3)
+    assert [row["id"] for row in walk(api, url, items_per_page=1)] == rows
+    cursor = walk(api, url, pagination="cursor", items_per_page=1)
+    assert [row["id"] for row in cursor] == rows
+    assert "count" not in get(api, url, pagination="cursor")
+    walked = walk(api, url, pagination="cursor", items_per_page=1, **filters)
+    assert [row["id"] for row in walked] == filtered

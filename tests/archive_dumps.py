@@ -12,6 +12,8 @@ import gzip
 import json
 from pathlib import Path
 
+from tests.samples import SAMPLES
+
 PWC = "https://paperswithcode.com"
 
 PAPERS = [
@@ -359,3 +361,33 @@ def _flat(record: dict) -> dict:
         else:
             out[key] = value
     return out
+
+
+# What the archive tests (tests/loader/test_archive*.py) share.
+SOTA = SAMPLES / "sota-extractor"
+PSPNET_BOARD = "semantic-segmentation-on-cityscapes-test"
+# Fields that say where a row came from (the file, its checksum), not what it holds.
+PROVENANCE = (
+    "id",
+    "created_at",
+    "last_load",
+    "version",
+    "stamp",
+    "document",
+    "paper_document",
+    "source",
+    "paper_stamp",
+    "archive_stamp",
+    "syntology_stamp",
+    "detail_stamp",
+    "table_stamp",
+    "last_stamp",
+)
+
+
+def dumps(tmp_path, form="json.gz", **changes) -> Path:
+    records = {kind: copy.deepcopy(rows) for kind, rows in DUMPS.items()}
+    for kind, change in changes.items():
+        change(records[kind.replace("_", "-")])
+    write(tmp_path / form, form, records)
+    return tmp_path / form

@@ -132,7 +132,7 @@ def _restore_catalogue(connection, rows: dict[str, tuple[list[str], bytes]]) -> 
 def _response_cache_off(settings):
     # Pages and API answers are cached against caching.data_version() (catalogue.caching), which
     # only a load or a correction moves; tests that change rows directly would read old copies.
-    # So the cache is off unless a test turns it on (tests/test_caching.py), and it starts empty:
+    # So the cache is off unless a test turns it on (tests/web/test_caching.py), and it starts empty:
     # rolled-back tests can reach the same version with other rows (SQLite reuses ids).
     from django.core.cache import cache
 

@@ -4,9 +4,10 @@ The kinds are the URLconf's (``catalogue.web.public_pages``: every view ``cached
 examples are here because they name rows of the seeds. ``seed_pages()`` is one address per kind,
 in URLconf order, and refuses a kind without an example: a new page is walked by the XSS, CSP,
 strict-parameter and phone-width tests as soon as it is routed and given an example here
-(tests/test_public_pages.py checks each example is of its kind and answers 200).
+(tests/web/test_public_pages.py checks each example is of its kind and answers 200).
 """
 
+import re
 from urllib.parse import unquote, urlsplit
 
 from django.urls import Resolver404, resolve
@@ -102,3 +103,16 @@ def seed_html_pages() -> list[str]:
         for name, url in zip(kind_names(), seed_pages(), strict=True)
         if name not in SAVED_NOT_SHOWN | FEEDS | set(OWN_FORMAT)
     ]
+
+
+def html(client, url, status=200):
+    """The page's text, without the <wbr> break hints that long names carry."""
+    response = client.get(url)
+    assert response.status_code == status, (url, response.status_code)
+    return response.content.decode().replace("<wbr>", "")
+
+
+def text_outside_code(html: str) -> str:
+    """The page's words, without markup and without code and math-source elements."""
+    html = re.sub(r"<(pre|code)\b.*?</\1>", "", html, flags=re.S)
+    return re.sub(r"<[^>]+>", "", html)

@@ -1,6 +1,6 @@
 """Drive Papers-with-Code's own client (paperswithcode-client 0.3.1) against a running site.
 
-Run by tests/test_pwc_client.py with .venv-pwc's Python 3.8 (the client's pins cannot live
+Run by tests/api/test_pwc_client.py with .venv-pwc's Python 3.8 (the client's pins cannot live
 in the project's venv):  .venv-pwc/bin/python tests/pwc_client_driver.py http://host:port
 
 Calls every read method of the client whose data the catalogue holds and prints one JSON
@@ -15,7 +15,7 @@ from paperswithcode import PapersWithCodeClient
 
 GPIPE = "gpipe-efficient-training-of-giant-neural"
 BOARD = "fine-grained-image-classification-on-birdsnap"
-# An author name the test adds (tests/test_pwc_client.py): its id, as the client puts it in the path.
+# An author name the test adds (tests/api/test_pwc_client.py): its id, as the client puts it in the path.
 HOSTILE_AUTHOR = "Ng / O'Brien (né Smith)"
 
 

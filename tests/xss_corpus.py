@@ -11,7 +11,12 @@ import json
 from html.parser import HTMLParser
 from pathlib import Path
 
+from django.urls import reverse
+
+from catalogue import conferences
+from catalogue.models import Author, CodeEntry, Dataset, Leaderboard
 from tests.conftest import SEEDS
+from tests.pages import kind_names, seed_pages
 
 # A field value that starts like a URL someone could click, then tries every way out of an
 # element, an attribute, a script, a comment and the template language, then reverses the text
@@ -134,3 +139,35 @@ def assert_inert(html: str, *, where: str = "") -> Markup:
     if "alert(" in html:
         assert "{% debug %}" in html, where  # shown as the text it is
     return markup
+
+
+PAPER = "/paper/gpipe-efficient-training-of-giant-neural"
+# Every public page kind (catalogue.web.public_pages) at its seed example (tests/pages.py), which the
+# hostile seeds keep, but those whose address comes from a hostile name (read from the rows, below).
+# Search looks for the hostile text itself, and for a word of the seeds.
+FROM_ROWS = {
+    "code_entry": lambda: f"/code/{_first(CodeEntry, 'slug')}",
+    "code_entry_feed": lambda: f"/code/{_first(CodeEntry, 'slug')}/feed",
+    "leaderboard": lambda: f"/sota/{_first(Leaderboard, 'slug')}",
+    "leaderboard_feed": lambda: f"/sota/{_first(Leaderboard, 'slug')}/feed",
+    "leaderboard_table": lambda: f"/sota/{_first(Leaderboard, 'slug')}/table.csv",
+    "badge_svg": lambda: f"/badge/{PAPER.rsplit('/', 1)[1]}/{_first(Leaderboard, 'slug')}.svg",
+    "badge": lambda: f"/badge/{PAPER.rsplit('/', 1)[1]}/{_first(Leaderboard, 'slug')}",
+    "dataset": lambda: f"/dataset/{_first(Dataset, 'slug')}",
+    "dataset_leaderboards": lambda: f"/dataset/{_first(Dataset, 'slug')}/leaderboards",
+    "author": lambda: reverse("author", args=[_first(Author.objects.exclude(name=""), "name")]),
+    "conference": lambda: reverse("conference", args=[next(iter(conferences.conferences()))]),
+    "proceeding": lambda: reverse(
+        "proceeding", args=[next(iter(conferences.conferences().values())).proceedings[0].id]
+    ),
+}
+PAGES = [
+    "/search?q=alert" if kind == "search" else url
+    for kind, url in zip(kind_names(), seed_pages(), strict=True)
+    if kind not in FROM_ROWS
+] + ["/search?q=training"]
+
+
+def _first(rows, field):
+    rows = rows.objects.all() if isinstance(rows, type) else rows
+    return rows.order_by(field).values_list(field, flat=True)[0]

@@ -39,7 +39,7 @@ register_converter(NameConverter, "name")
 # runs in a Worker made from a blob: address, and its sidebar shows Redocly's logo from their CDN
 # (hard-coded, no option turns it off): that one image address is allowed, nothing else of
 # theirs (Referrer-Policy same-origin: the request carries no page address). Scripts stay
-# nonce-only. A new drf-spectacular-sidecar that changes these fails tests/test_csp_browser.py.
+# nonce-only. A new drf-spectacular-sidecar that changes these fails tests/web/browser/test_csp_browser.py.
 REDOC_STYLE_HASHES = [
     "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
     "'sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc='",

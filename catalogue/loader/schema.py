@@ -12,7 +12,7 @@ merge (natural keys, the document's url) and are written by hand there.
 
 A row is built with :meth:`Table.row`: a column the table does not know is an error, never
 a silently dropped value; a column left out is NULL, which means "not stated" (a code-entry
-document's view of a paper states no abstract). ``tests/test_schema.py`` checks every
+document's view of a paper states no abstract). ``tests/loader/test_schema.py`` checks every
 ``field`` against the models.
 
 How long a text may be is declared once, by the model field it ends in (its ``max_length``;

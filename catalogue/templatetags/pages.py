@@ -299,7 +299,7 @@ def place_rows(places, hide_paper=False, hide_entry=False, hide_repo=False, hide
     """The rows of includes/places_table.html, one per place, written here rather than by a
     ``{% for %}`` of the template: a page of 25 places made some 600 variable lookups and 300
     filter calls, most of the code-entry page's time (bench/README.md, "Issue 16"). The markup,
-    whitespace included, is the loop's as it was; tests/test_pages.py compares the two."""
+    whitespace included, is the loop's as it was; tests/web/pages/test_template_tags.py compares the two."""
     return SafeString("".join(_place_row(s, hide_paper, hide_entry, hide_repo, hide_body) for s in places))
 
 
@@ -358,7 +358,8 @@ def paper_place_groups(groups, paper_slug: str) -> SafeString:
     (``PaperPage.samples_by_repo``), a row per ``reads.paper_page.PaperPlace``, written here rather than by
     two nested ``{% for %}`` of the template, whose lookups and filter calls per group and per row
     were most of the page's rendering (a paper has up to some 150 places in as many repositories).
-    The markup, whitespace included, is the loops' as they were; tests/test_pages.py compares."""
+    The markup, whitespace included, is the loops' as they were;
+    tests/web/pages/test_template_tags.py compares."""
     rows = _PaperPlaceRows(paper_slug)
     return SafeString("".join(_paper_place_group(repo, places, rows) for repo, places in groups))
 
@@ -388,7 +389,8 @@ class _PaperPlaceRows:
     what a page repeats is worked out once per page (the addresses around an entry's and a body's
     slug, the checks and licence cells, a handful of distinct values over up to 150 rows), and
     the rest in one pass per row. Each cell is what ``breakable``, ``href_to``, ``body_link`` and
-    ``status_badge`` write (tests/test_pages.py compares the whole against the template loops)."""
+    ``status_badge`` write (tests/web/pages/test_template_tags.py compares the whole against the
+    template loops)."""
 
     __slots__ = ("body_around", "cells", "entry_around", "paper_slug")
 
@@ -454,7 +456,7 @@ def board_rows(context, results, metric_names, metric, start=1, code=None) -> Sa
     """The rows of a leaderboard's table (catalogue/leaderboard_detail.html), written here rather
     than by two nested ``{% for %}`` of the template: a row per result and a cell per metric made
     the loops most of the page's build. Each value is rendered as the template rendered it
-    (``render_value_in_context``: localized, escaped); tests/test_pages.py compares the two.
+    (``render_value_in_context``: localized, escaped); tests/web/pages/test_template_tags.py compares the two.
     ``start`` is the first row's rank on the whole board (101 on its second page); a row that
     carries its own ``board_rank`` (a filtered board: "with code only") shows that instead.
     ``code`` (``catalogue.reads.leaderboards.code_of_papers_on``), when given, adds the code column."""

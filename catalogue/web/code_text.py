@@ -2,7 +2,7 @@
 
 The strict CSP allows no inline style, so the formatter writes classes and the colours live in
 ``static/css/site.css``, between the markers below, exactly as :func:`stylesheet` gives them
-(``tests/test_code_text.py`` checks that they agree). Where a text appears at all is the
+(``tests/web/test_code_text.py`` checks that they agree). Where a text appears at all is the
 model's rule (``catalogue.models.code.SHOWS_CODE``); this module only draws it.
 """
 

@@ -70,7 +70,7 @@ class SampleSerializer(serializers.Serializer):
 
     # The declared fields are the schema; a row (``reads.code.place_rows``: plain columns, no model
     # instance) is shaped by ``to_representation`` in one step, the fields' order and values as
-    # DRF made them of the model (tests/test_api_serializers.py holds the bytes equal).
+    # DRF made them of the model (tests/api/test_api_serializers.py holds the bytes equal).
     paper = PaperRefSerializer()
     code_entry = EntryRefSerializer(source="entry")
     code_sha256_prefix = serializers.CharField(source="body.sha256_prefix")
