@@ -3,8 +3,8 @@
     .venv/bin/python bench/disk_size.py SNAPSHOT_DIR [--backends sqlite postgres]
 
 Loads ``SNAPSHOT_DIR`` once with ``load_snapshot`` and once with the peer of each backend
-(sqlite-utils' ``insert_all`` on SQLite, COPY of the flattened rows with their keys on
-PostgreSQL: ``bench/peers.py``), each into a fresh database, and prints each database's size
+(sqlite-utils' ``insert_all`` on SQLite, with the keys it declares; on PostgreSQL a COPY of the
+flattened rows into plain tables, no key and no index: ``bench/peers.py``), each into a fresh database, and prints each database's size
 per table: the table itself (with PostgreSQL's TOAST), its indexes, and together. SQLite's
 figures are its pages (``dbstat``; an FTS5 index is its shadow tables), PostgreSQL's
 ``pg_relation_size``. Writes bench/out/disk-<snapshot>.json. Not timed: sizes only.
