@@ -260,9 +260,11 @@ class PaperMethodList(_PaperChild, ListView):
         return reads.taxonomy.methods().filter(papers=self.paper)
 
 
+# The read is reads.leaderboards.best_ranks. The docstring below is published in the OpenAPI
+# schema (drf-spectacular describes the views that inherit it) and kept as it was served.
 class _BestRanksOfThePage:
     """A list of leaderboard rows whose ``best_metric`` and ``best_rank`` are read for the page:
-    one query over every board on it (``reads.leaderboards.best_ranks``), not one per row or board."""
+    one query over every board on it (``queries.best_ranks``), not one per row or board."""
 
     def extra_context(self, rows):
         return {**super().extra_context(rows), "best": reads.leaderboards.best_ranks(rows)}
