@@ -4,10 +4,11 @@
 
 Loads ``SNAPSHOT_DIR`` once with ``load_snapshot`` and once with the peer of each backend
 (sqlite-utils' ``insert_all`` on SQLite, with the keys it declares; on PostgreSQL a COPY of the
-flattened rows into plain tables, no key and no index: ``bench/peers.py``), each into a fresh database, and prints each database's size
-per table: the table itself (with PostgreSQL's TOAST), its indexes, and together. SQLite's
-figures are its pages (``dbstat``; an FTS5 index is its shadow tables), PostgreSQL's
-``pg_relation_size``. Writes bench/out/disk-<snapshot>.json. Not timed: sizes only.
+flattened rows into plain tables, no key and no index: ``bench/peers.py``), each into a fresh
+database, and prints each database's size per table: the table itself (with PostgreSQL's
+TOAST), its indexes, and together. SQLite's figures are its pages (``dbstat``; an FTS5 index
+is its shadow tables), PostgreSQL's ``pg_relation_size``. Writes bench/out/disk-<snapshot>.json.
+Not timed: sizes only.
 """
 
 from __future__ import annotations
