@@ -57,11 +57,10 @@ def papers(clashes: list[Clash]) -> Counts:
 
 def _winners_table() -> None:
     """``w_paper``: per staged paper, the winning row of each stamp group side by side."""
-    # Each winners table holds only the columns read from it: copying whole staged rows (abstracts
-    # and all) into four of them was a tenth of an archive-size merge.
-    title_winners = materialize(
-        "m_paper_title", winners("stg_paper", "pkey", f"pkey, doc_url, {_TITLE_COLUMNS}"), "pkey"
-    )
+    # Whole staged rows in each winners table. Narrowing them to the columns read (85afe35) left
+    # SQLite's temporary schema malformed for the connection's next loads in one test order
+    # (a 400-paper dump load, then the live-server tests' loads): reverted until understood.
+    title_winners = materialize("m_paper_title", winners("stg_paper", "pkey", "*"), "pkey")
     slug_winners = materialize(
         "m_paper_slug", winners("stg_paper", "pkey", "pkey, slug", order=_SLUG_ORDER), "pkey"
     )
@@ -89,10 +88,9 @@ def _winners_table() -> None:
     ]
     for group in GROUPS:
         alias = f"g_{group}"
-        columns = ", ".join(["pkey", "stamp", "doc_url", "rec", *(c.name for c in schema.PAPER.group(group))])
         table = materialize(
             f"m_paper_{group}",
-            winners("stg_paper", "pkey", columns, where=schema.PAPER.stated_by[group]),
+            winners("stg_paper", "pkey", "*", where=schema.PAPER.stated_by[group]),
             "pkey",
         )
         select.append(", ".join(f"{alias}.{c.name}" for c in schema.PAPER.group(group)))
