@@ -38,6 +38,10 @@ BUMP_VERSION = {"version": "t.version + 1"}
 _DESCRIPTION = "w.paper_stamp = s.stamp AND COALESCE(w.paper_stamp_rec, 0) = COALESCE(s.rec, 0)"
 # What the title's winner gives a paper (besides its key and document).
 _TITLE_COLUMNS = "arxiv_id, title, title_key, title_source, date, month, stamp"
+# A staged row of a list a paper holds (``s``) that counts for its paper's winners (``w``): every
+# dump's row (its document is ``archive:<dump>``), and of the paper documents only the newest's.
+FROM_DUMP = "s.doc_url LIKE 'archive:%'"
+FROM_NEWEST_DOCUMENT = "w.syntology_stamp = s.stamp"
 # The groups of a paper besides its title's, in the order the winners table holds them.
 GROUPS = (schema.PAPER_DOCUMENT, schema.ARCHIVE_RECORD, schema.SYNTOLOGY)
 
@@ -237,11 +241,31 @@ def _insert_new(groups: dict[str, Group]) -> int:
         inserted[group.stamp] = f"COALESCE(w.{group.stamp}, '')"
         inserted.update(group.columns)
     inserted["created_at"] = "CURRENT_TIMESTAMP"
+    inserted["n_code_links"] = "COALESCE(c.n, 0)"
     created = execute(
         f"INSERT INTO catalogue_paper ({', '.join(inserted)}) "
-        f"SELECT {', '.join(inserted.values())} FROM w_paper w WHERE w.created = 1"
+        f"SELECT {', '.join(inserted.values())} FROM w_paper w "
+        f"LEFT JOIN {_new_papers_code_links()} c ON c.pkey = w.pkey WHERE w.created = 1"
     )
     return created
+
+
+def _new_papers_code_links() -> str:
+    """A table of the code links each new paper will hold (``pkey``, ``n``), as ``rows.repo_links``
+    merges them: one per repository and sub-path its counted rows name; returns its name.
+
+    ``counters.refresh`` recounts every paper after the load and stays the one definition; a new
+    paper inserted with its count already right is a row that recount need not rewrite. At
+    archive size those rewrites (hundreds of thousands of papers, each updating every index of
+    the paper table) cost PostgreSQL more than the rest of the count.
+    """
+    return materialize(
+        "r_new_paper_links",
+        "SELECT pkey, COUNT(*) AS n FROM (SELECT DISTINCT w.pkey, r.id, s.sub_path FROM stg_code_link s "
+        f"JOIN w_paper w ON w.pkey = s.pkey AND ({FROM_DUMP} OR {FROM_NEWEST_DOCUMENT}) "
+        "JOIN catalogue_repo r ON r.key = s.repo_key WHERE w.created = 1) x GROUP BY pkey",
+        "pkey",
+    )
 
 
 def _slugs():

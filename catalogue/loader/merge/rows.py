@@ -14,7 +14,7 @@ when no source states it any more.
 """
 
 from catalogue.loader import schema
-from catalogue.loader.merge.papers import BUMP_VERSION
+from catalogue.loader.merge.papers import BUMP_VERSION, FROM_DUMP, FROM_NEWEST_DOCUMENT
 from catalogue.loader.merge.sql import (
     Counts,
     Group,
@@ -28,11 +28,6 @@ from catalogue.loader.merge.sql import (
     upsert,
     winners,
 )
-
-# A staged row from a dump (its document is ``archive:<dump>``), not from a snapshot document.
-FROM_DUMP = "s.doc_url LIKE 'archive:%'"
-# The paper document rows of a paper that count: its newest paper document's.
-FROM_NEWEST_DOCUMENT = "w.syntology_stamp = s.stamp"
 
 
 def _delete_stale(table: str, w: str) -> int:
