@@ -92,8 +92,9 @@ def merge_all(load_run_id: int | None) -> Report:
     report.warnings += not_restored
     report.by_source = summary.by_source()
     _reindex_search()
-    places = report.counts["Sample"]
-    if places.created or places.updated or places.deleted or report.counts["Paper"].created:
+    # Any row written or deleted can move a stored count (a links dump alone moves papers' code
+    # link counts; a tables dump alone, boards' results); a reload that changed nothing skips it.
+    if any(c.created or c.updated or c.deleted for c in report.counts.values()):
         counters.refresh()
     return report
 

@@ -181,16 +181,6 @@ class Counts:
         return {k: v for k, v in self.__dict__.items() if v or k != "deleted"}
 
 
-@dataclass
-class Report:
-    counts: dict[str, Counts] = field(default_factory=dict)
-
-    def add(self, label: str, counts: Counts):
-        total = self.counts.setdefault(label, Counts())
-        for k in ("created", "updated", "unchanged", "deleted"):
-            setattr(total, k, getattr(total, k) + getattr(counts, k))
-
-
 def upsert(
     w: str,
     table: str,
