@@ -182,7 +182,9 @@ def _read_link(out: Parsed, r: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
     slug, arxiv_id = _paper_identity(r, "paper_url", "paper_arxiv_id", ("paper_url_abs", "paper_url_pdf"))
     rec = ctx.record
-    ref = identities.PaperRef(slug=None if arxiv_id else slug, arxiv_id=arxiv_id)
+    # The slug too, where the record gives both: a paper first known by its slug alone (the methods
+    # dump's) is found by it, and so takes the arXiv id instead of standing beside its twin.
+    ref = identities.PaperRef(slug=slug, arxiv_id=arxiv_id)
     pkey = mention_paper(
         out, ref, stamp, title=r.str("paper_title"), rec=rec, url_named=r.url("paper_url_abs") or None
     )
