@@ -14,6 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from catalogue import models as m
+from tests import archive_dumps
 from tests.api_helpers import api_state
 from tests.conftest import PAPER_SEED, load
 from tests.dump import wipe
@@ -374,3 +375,28 @@ def test_the_load_summary_accounts_for_every_row_by_kind_of_source(tmp_path):
     assert run.by_source["paper"]["results_stated"] == 5
     assert "evaluation-tables dump: 3 files, 3 records read, 0 rows skipped" in out
     assert "methods dump: 1 file, 3 records read" in out
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        # each dump in a run of its own, the five in reverse: the methods dump's slug-only paper
+        # comes first, and the papers dump's record of it once failed the load as a clash
+        (4, 3, 2, 1, 0),
+        # the papers dump first: its paper names "Pyramid Pooling Module", which the methods dump
+        # (a later run) calls ``ppm``; one method either way
+        (0, 1, 2, 3, 4),
+        (3, 2, 0, 4, 1),
+    ],
+    ids=["reversed", "dump order", "mixed"],
+)
+def test_the_five_dumps_one_per_run_give_the_catalogue_one_run_gives(tmp_path, order):
+    files = archive_dumps.write(tmp_path / "dumps")
+    load(*files)
+    expected = json.dumps(api_state(APIClient()), sort_keys=True)
+    wipe()
+    for i in order:
+        load(files[i])
+    assert json.dumps(api_state(APIClient()), sort_keys=True) == expected
+    assert m.Method.objects.filter(name="Pyramid Pooling Module").get().slug == "ppm"
+    assert m.Paper.objects.get(arxiv_id="1811.06965").slug == "gpipe-efficient-training-of-giant-neural"

@@ -58,7 +58,7 @@ def merge_all(load_run_id: int | None) -> Report:
         execute("SET LOCAL work_mem = '64MB'")
     report, clashes = Report(), []
     report.add("SourceDocument", vocabularies.documents(load_run_id))
-    resolve.names_to_slugs()
+    report.warnings += resolve.names_to_slugs()
     resolve.fold_paper_keys()
     report.warnings += resolve.fold_by_title()
     report.add("Repo", vocabularies.repos())

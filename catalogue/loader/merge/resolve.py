@@ -3,6 +3,7 @@
 * **Names to slugs.** A method or dataset named only by its name (a paper's method, a
   leaderboard's dataset) is the one that name already belongs to: this load's own record of
   it (``methods.json``, ``datasets.json``) or the catalogue's, else the slug the name gives.
+  One the catalogue knows only by its name takes the slug a record of this load gives it.
 * **Papers to one key.** A paper known by its slug alone (``slug:x``) is the arXiv paper that
   has that slug, in this load or in the catalogue, so that papers are the same whether their
   files come in one run or in several. Then papers that two sources name by different kinds of
@@ -42,15 +43,18 @@ NAMED_BY_NAME = {
 }
 
 
-def names_to_slugs() -> None:
-    """Give every method and dataset row named only by its name the slug that name has.
+def names_to_slugs() -> list[LoadWarning]:
+    """Give every method and dataset row named only by its name the slug that name has; returns
+    what :func:`_adopt_stated_slugs` renamed, to be reported.
 
     A name's slug is the one a row of this load states for a name that gives the same slug
     (``PubMed`` and ``Pubmed`` are one name): a paper document's method, ``methods.json``,
     ``datasets.json``; else the catalogue's thing of that very name; else the slug the name
     gives (``identities.name_slug``).
     """
+    renamed = []
     for kind, places in NAMED_BY_NAME.items():
+        renamed += _adopt_stated_slugs(kind)
         unnamed = " UNION ALL ".join(
             f"SELECT {name} AS name, {derived} AS derived FROM stg_{stage} WHERE {slug} IS NULL"
             for stage, name, slug, derived in places
@@ -71,6 +75,37 @@ def names_to_slugs() -> None:
                 f"UPDATE stg_{stage} SET {slug} = (SELECT r.slug FROM r_{kind}_names r "
                 f"WHERE r.derived = stg_{stage}.{derived}) WHERE {slug} IS NULL"
             )
+    return renamed
+
+
+def _adopt_stated_slugs(kind: str) -> list[LoadWarning]:
+    """A method or dataset the catalogue knows only by a name (no record of its own described it,
+    so its slug is the one its name gives) takes the slug a record of this load states for that
+    name: the methods dump's ``ppm`` for the ``pyramid-pooling-module`` a papers dump named in an
+    earlier run. Within one load the name resolves so (above); without this, the same dumps loaded
+    in two runs gave two methods where one run gives one. Returns the renames, to be reported."""
+    materialize(
+        f"r_{kind}_stated",
+        f"SELECT name_key, MIN(slug) AS slug, MIN(doc_url) AS doc_url FROM stg_{kind} "
+        "WHERE slug IS NOT NULL AND slug <> name_key GROUP BY name_key",
+        "name_key",
+    )
+    found = rows(
+        f"SELECT t.id, t.slug, r.slug, r.doc_url FROM catalogue_{kind} t "
+        f"JOIN r_{kind}_stated r ON r.name_key = t.slug WHERE t.detail_stamp = '' "
+        f"AND NOT EXISTS (SELECT 1 FROM catalogue_{kind} o WHERE o.slug = r.slug) ORDER BY t.slug"
+    )
+    named = file_names(doc_url for *_, doc_url in found)
+    renamed = []
+    for pk, old, new, doc_url in found:
+        execute(f"UPDATE catalogue_{kind} SET slug = %s WHERE id = %s", [new, pk])
+        for file in named.get(doc_url, [""]):
+            renamed.append(
+                LoadWarning(
+                    "slug_adopted", file, f"/{kind}/{old} is now /{kind}/{new}, as this file names it"
+                )
+            )
+    return renamed
 
 
 def fold_paper_keys() -> None:
@@ -200,7 +235,8 @@ def _title_members() -> None:
         "r_title_entity",
         "SELECT title_key, entity, MIN(paper_id) AS paper_id, MIN(arxiv) AS arxiv, MIN(slug) AS slug, "
         "MIN(CASE WHEN landing NOT LIKE 'url:%' THEN landing END) AS venue, "
-        "MIN(CASE WHEN landing LIKE 'url:%' THEN landing END) AS address "
+        "MIN(CASE WHEN landing LIKE 'url:%' THEN landing END) AS address, "
+        "MIN(year) AS first_year, MAX(year) AS last_year "
         "FROM r_title_member GROUP BY title_key, entity",
         "title_key",
     )
@@ -210,8 +246,7 @@ def _title_members() -> None:
         "'land:' || MIN(e.address)) AS pkey, "
         "MIN(e.paper_id) AS paper_id FROM r_title_entity e GROUP BY e.title_key "
         "HAVING COUNT(*) > 1 AND COUNT(e.arxiv) <= 1 AND COUNT(e.slug) <= 1 AND COUNT(e.venue) <= 1 "
-        "AND COUNT(e.paper_id) <= 1 AND COALESCE((SELECT MAX(m.year) - MIN(m.year) FROM r_title_member m "
-        "WHERE m.title_key = e.title_key), 0) <= 1",
+        "AND COUNT(e.paper_id) <= 1 AND COALESCE(MAX(e.last_year) - MIN(e.first_year), 0) <= 1",
         "title_key",
     )
 
