@@ -35,11 +35,10 @@ from catalogue.loader.fields import (
     dates,
     make_stamp,
     memo_name_slug,
-    paper_key,
-    paper_naming,
     text_list,
 )
 from catalogue.loader.row_builders import (
+    add_paper,
     add_paper_method,
     add_repo,
     add_repo_link,
@@ -139,18 +138,17 @@ def _paper_identity(
 def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
     slug, arxiv_id = _paper_identity(r, "paper_url", "arxiv_id", ("url_abs", "url_pdf"))
-    pkey = paper_key(arxiv_id, slug)
     title = r.str("title")
     rec = ctx.record  # a dump can hold one paper twice (under two slugs): its lists go with its record
-    out.add(
-        "paper",
-        pkey=pkey,
+    pkey = add_paper(
+        out,
+        schema.ARCHIVE_VIEW,
+        stamp,
         arxiv_id=arxiv_id,
         slug=slug,
-        view=schema.ARCHIVE_VIEW,
-        stamp=stamp,
-        **paper_naming(title, slug),
+        title=title,
         title_source=TitleSource.ARCHIVE if title is not None else None,
+        rec=rec,
         **dates(r, arxiv_id),
         **{
             **schema.PAPER.read(r, schema.PAPER_DOCUMENT),
@@ -158,8 +156,6 @@ def _read_paper(out: Parsed, r: Fields, ctx: _Context) -> None:
             "source": json.dumps({**ctx.source, "row_kind": "abstracts"}),
         },
         **schema.PAPER.read(r, schema.ARCHIVE_RECORD),
-        doc_url=out.url,
-        rec=rec,
     )
     for i, name in enumerate(author_names(r)):
         out.add("author", pkey=pkey, stamp=stamp, position=i, name=name, rec=rec)
@@ -348,22 +344,30 @@ def _identity(record: Fields, kind: str) -> tuple[str, str]:
     return slug, name
 
 
-def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
-    stamp = ctx.stamp
-    slug, name = _identity(m, "method")
+def _add_described(out: Parsed, record: Fields, kind: str, ctx: _Context, **stated) -> str:
+    """The archive's own record of a method or dataset (``kind``): who it is, its details
+    (``stated``: what only this kind states) and the paper that introduced it; returns its slug."""
+    slug, name = _identity(record, kind)
     out.add(
-        "method",
+        kind,
         slug=slug,
         derived_slug=slug,
         name=name or slug,
         name_key=memo_name_slug(name or slug),
-        full_name=m.str("full_name", max_length=schema.max_chars("method", "full_name")),
-        stamp="2|" + stamp,
+        stamp="2|" + ctx.stamp,
         detailed=True,
-        **schema.METHOD.read(m, schema.DETAIL),
-        paper_pkey=_introducing_paper(out, m, ctx),
+        **schema.TABLES[kind].read(record, schema.DETAIL),
+        **stated,
+        paper_pkey=_introducing_paper(out, record, ctx),
         doc_url=out.url,
     )
+    return slug
+
+
+def _read_method(out: Parsed, m: Fields, ctx: _Context) -> None:
+    stamp = ctx.stamp
+    full_name = m.str("full_name", max_length=schema.max_chars("method", "full_name"))
+    slug = _add_described(out, m, "method", ctx, full_name=full_name)
     for c in m.objects("collections"):
         with out.row("collection", c.path):
             collection = clean_name(
@@ -411,23 +415,16 @@ def _introducing_paper(out: Parsed, record: Fields, ctx: _Context) -> str | None
 
 def _read_dataset(out: Parsed, d: Fields, ctx: _Context) -> None:
     stamp = ctx.stamp
-    slug, name = _identity(d, "dataset")
-    out.add(
+    slug = _add_described(
+        out,
+        d,
         "dataset",
-        slug=slug,
-        derived_slug=slug,
-        name=name or slug,
-        name_key=memo_name_slug(name or slug),
-        stamp="2|" + stamp,
-        detailed=True,
-        **schema.DATASET.read(d, schema.DETAIL),
+        ctx,
         introduced_date=d.date("introduced_date"),
         modalities=json.dumps(text_list(d, "modalities")),
         languages=json.dumps(text_list(d, "languages")),
         variants=json.dumps(text_list(d, "variants")),
         data_loaders=json.dumps(_data_loaders(d)),
-        paper_pkey=_introducing_paper(out, d, ctx),
-        doc_url=out.url,
     )
     for t in d.objects("tasks"):
         with out.row("task", t.path):

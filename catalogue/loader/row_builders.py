@@ -180,6 +180,40 @@ def add_result(out: Parsed, r: Fields, pkey: str | None, stamp: str, **given) ->
     out.add("result", pkey=pkey, metrics=metrics, **values, stamp=stamp, doc_url=out.url)
 
 
+def add_paper(
+    out: Parsed,
+    view: str,
+    stamp: str,
+    *,
+    arxiv_id: str | None,
+    slug: str,
+    title: str | None,
+    title_source: str | None,
+    landing: str | None = None,
+    rec: int | None = 0,
+    **stated,
+) -> str:
+    """A staged paper row, as every source stages one: its key (``paper_key``), its name
+    (``paper_naming``) and where its title comes from; ``stated``: what this kind of source also
+    says of it (dates, the archive's description, Syntology's reading). Returns its key."""
+    pkey = paper_key(arxiv_id, slug, landing)
+    out.add(
+        "paper",
+        pkey=pkey,
+        arxiv_id=arxiv_id,
+        slug=slug,
+        view=view,
+        stamp=stamp,
+        **paper_naming(title, slug, landing),
+        title_source=title_source,
+        landing=landing,
+        doc_url=out.url,
+        rec=rec,
+        **stated,
+    )
+    return pkey
+
+
 def mention_paper(
     out: Parsed,
     ref: identities.PaperRef,
@@ -195,24 +229,20 @@ def mention_paper(
     slug = ref.slug or (
         identities.arxiv_slug(ref.arxiv_id) if ref.arxiv_id else identities.landing_slug(title, ref.landing)
     )
-    pkey = paper_key(ref.arxiv_id, slug, ref.landing)
-    out.add(
-        "paper",
-        pkey=pkey,
+    return add_paper(
+        out,
+        schema.MENTION_VIEW,
+        MENTION_RANK + stamp,
         arxiv_id=ref.arxiv_id,
         slug=slug,
-        view=schema.MENTION_VIEW,
-        stamp=MENTION_RANK + stamp,
-        **paper_naming(title, slug, ref.landing),
+        title=title,
         title_source=TitleSource.ARCHIVE if title else None,
+        landing=ref.landing,
+        rec=rec,
         date=date,
         month=(date.isoformat()[:7] if date else identities.month_from_arxiv_id(ref.arxiv_id)) or "",
         url_named=url_named,
-        landing=ref.landing,
-        doc_url=out.url,
-        rec=rec,
     )
-    return pkey
 
 
 def add_paper_method(

@@ -31,9 +31,9 @@ from catalogue.loader.fields import (
     memo_entry_slug,
     memo_name_slug,
     paper_key,
-    paper_naming,
 )
 from catalogue.loader.row_builders import (
+    add_paper,
     add_paper_method,
     add_repo_link,
     add_result,
@@ -230,19 +230,15 @@ def _code_entry_place(out: Parsed, s: Fields, entry: str, stamp: str) -> dict:
         if not arxiv_id:
             s.fail("paper", "is required when arxiv_id is missing")
         paper_slug = identities.arxiv_slug(arxiv_id)
-    pkey = paper_key(arxiv_id, paper_slug)
-    out.add(
-        "paper",
-        pkey=pkey,
+    pkey = add_paper(
+        out,
+        schema.CODE_VIEW,
+        stamp,
         arxiv_id=arxiv_id,
         slug=paper_slug,
-        view=schema.CODE_VIEW,
-        stamp=stamp,
-        **paper_naming(s.str("title"), paper_slug),
+        title=s.str("title"),
         title_source=s.choice("title_source", TitleSource),
         **dates(s, arxiv_id),
-        doc_url=out.url,
-        rec=0,
     )
     place = read_place(s)
     add_sample(out, pkey, entry, place, stamp, schema.CODE_VIEW)
@@ -283,7 +279,6 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
     out = Parsed(url=url, kind=DocumentKind.PAPER, stamp=stamp, warnings=doc.warnings, file=raw.name)
     _document_row(out, doc, raw, read_at, stamp)
     arxiv_id = stated_arxiv(doc) or arxiv_in_links(doc)
-    pkey = paper_key(arxiv_id, slug)
     title = doc.str("title")
     links = None
     if syn:
@@ -296,14 +291,13 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
                     syn.leave_out(k, str(exc))
         for k in ("syntology_url", "atlas_url", "developers"):
             syn.url(k)
-    out.add(
-        "paper",
-        pkey=pkey,
+    pkey = add_paper(
+        out,
+        schema.PAPER_DOCUMENT_VIEW,
+        stamp,
         arxiv_id=arxiv_id,
         slug=slug,
-        view=schema.PAPER_DOCUMENT_VIEW,
-        stamp=stamp,
-        **paper_naming(title, slug),
+        title=title,
         # A paper document's title is the archive's (its ``source`` is the archive).
         title_source=TitleSource.ARCHIVE if title is not None else None,
         **dates(doc, arxiv_id),
@@ -312,8 +306,6 @@ def _parse_paper(doc: Fields, raw: RawDocument, url: str, slug: str) -> Parsed:
         syntology_read_at=read_at,
         syntology_claim=(syn.str("claim") or "") if syn else "",
         syntology_links=json.dumps(links) if links else None,
-        doc_url=url,
-        rec=0,
     )
     for i, name in enumerate(author_names(doc)):
         out.add("author", pkey=pkey, stamp=stamp, position=i, name=name)
