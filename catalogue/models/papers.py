@@ -96,7 +96,9 @@ class Paper(Harvested):
     arxiv_id = models.CharField(max_length=40, null=True, blank=True, unique=True)
     # A paper with neither an arXiv id nor a Papers-with-Code slug of its own is the paper its
     # landing page is (``identities.landing_key``: a DOI, an ACL Anthology id, a CVF file…).
-    landing_key = models.CharField(max_length=1100, null=True, blank=True, unique=True)
+    # Unique where set (Meta.constraints): most papers have none, and an index of their NULLs (and
+    # the LIKE index ``unique=True`` adds on PostgreSQL) is work at every insert for nothing.
+    landing_key = models.CharField(max_length=1100, null=True, blank=True)
     slug = models.CharField(max_length=300, unique=True)  # current; old ones in PaperSlug
     # What pages and API show: the curator's correction if there is one, else the snapshot's.
     title = models.TextField(blank=True)
@@ -157,6 +159,11 @@ class Paper(Harvested):
                 name="paper_title_source_valid",
             ),
             models.CheckConstraint(condition=~Q(slug=""), name="paper_slug_not_empty"),
+            models.UniqueConstraint(
+                fields=["landing_key"],
+                condition=Q(landing_key__isnull=False),
+                name="paper_landing_key_unique",
+            ),
         ]
         indexes = [
             models.Index(fields=["month", "id"]),
