@@ -56,19 +56,26 @@ def repo_links(stage: str) -> Counts:
     table = f"catalogue_{stage.replace('_', '')}"
     code_links = "rec" in schema.TABLES[stage].names
     dumps = f"{FROM_DUMP} OR " if code_links else ""
-    board = (
-        ", (SELECT lb.id FROM catalogue_leaderboard lb JOIN catalogue_task t ON t.id = lb.task_id "
-        "JOIN catalogue_dataset d ON d.id = lb.dataset_id WHERE t.slug = s.board_task AND d.slug = "
-        "COALESCE((SELECT n.slug FROM r_dataset_names n WHERE n.derived = s.board_dataset), s.board_dataset)"
-        ") AS leaderboard_id"
-        if code_links
-        else ""
-    )
+    # A table row's link names its board by task and dataset (the dataset as the row spells it);
+    # joined to an indexed table of the boards, not a lookup per link: most links name none.
+    board, board_joins = ("", "")
+    if code_links:
+        materialize(
+            "r_board",
+            "SELECT lb.id AS leaderboard_id, t.slug AS task, d.slug AS dataset FROM catalogue_leaderboard lb "
+            "JOIN catalogue_task t ON t.id = lb.task_id JOIN catalogue_dataset d ON d.id = lb.dataset_id",
+            "task, dataset",
+        )
+        board = ", lb.leaderboard_id"
+        board_joins = (
+            "LEFT JOIN r_dataset_names n ON n.derived = s.board_dataset LEFT JOIN r_board lb "
+            "ON lb.task = s.board_task AND lb.dataset = COALESCE(n.slug, s.board_dataset)"
+        )
     source = materialize(
         f"r_{stage}",
         f"SELECT s.*, w.target_id AS paper_id, r.id AS repo_id{board} FROM stg_{stage} s "
         f"JOIN w_paper w ON w.pkey = s.pkey AND ({dumps}{FROM_NEWEST_DOCUMENT}) "
-        "JOIN catalogue_repo r ON r.key = s.repo_key",
+        f"JOIN catalogue_repo r ON r.key = s.repo_key {board_joins}",
         "seq",
     )
     temp_table(f"w_{stage}", winners(source, "paper_id, repo_id, sub_path", "*"))
