@@ -30,10 +30,15 @@ class HarvestedAdmin(CatalogueAdmin):
 
 
 class ReadOnlyAdmin(HarvestedAdmin):
-    """Harvested rows with nothing curatable: viewed, never changed, in the admin."""
+    """Harvested rows with nothing curatable: viewed, never changed, in the admin.
+
+    Every field it shows (``fields``, computed columns included) is read-only."""
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
 
 
 class CappedInlineFormSet(BaseInlineFormSet):
@@ -53,7 +58,8 @@ class CappedInlineFormSet(BaseInlineFormSet):
 
 
 class ReadOnlyInline(admin.TabularInline):
-    """Related harvested rows on their parent's page, read-only for everyone (at most 30)."""
+    """Related harvested rows on their parent's page, read-only for everyone (at most 30): every
+    field it shows (``fields``, computed columns included)."""
 
     formset = CappedInlineFormSet
     extra = 0
@@ -68,6 +74,9 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
 
 
 class CuratedAdmin(HarvestedAdmin):

@@ -13,7 +13,6 @@ class CorrectionHistoryInline(ReadOnlyInline):
     model = Correction
     formset = BaseInlineFormSet  # the whole history, however long
     fields = ["created_at", "created_by", "previous_value", "value", "upstream_value", "reason", "state"]
-    readonly_fields = fields
     ordering = ["-created_at", "-id"]
 
     def get_queryset(self, request):

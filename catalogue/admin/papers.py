@@ -14,7 +14,6 @@ from catalogue.models import CodeLink, Paper, Result, Sample
 class SampleInline(ReadOnlyInline):
     model = Sample
     fields = ["open", "entry", "body", "repo", "path", "status", "status_corrected", "licence", "inline_ok"]
-    readonly_fields = fields
     verbose_name_plural = "samples (open one to correct its status)"
 
     @admin.display(description="")
@@ -30,7 +29,6 @@ class SampleInline(ReadOnlyInline):
 class ResultInline(ReadOnlyInline):
     model = Result
     fields = ["leaderboard", "model", "rank_in_archive_order", "of", "metrics", "uses_additional_data"]
-    readonly_fields = fields
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("leaderboard").order_by("leaderboard__slug", "pk")
@@ -39,7 +37,6 @@ class ResultInline(ReadOnlyInline):
 class CodeLinkInline(ReadOnlyInline):
     model = CodeLink
     fields = ["repo", "repo_url", "is_official", "mentioned_in_paper", "mentioned_in_github", "framework"]
-    readonly_fields = fields
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("repo").order_by("-is_official", "repo_url", "pk")

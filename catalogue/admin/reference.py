@@ -29,7 +29,6 @@ class CodeEntryAdmin(ReadOnlyAdmin):
     list_display = ["name", "slug", "samples_link"]
     search_fields = ["name"]
     fields = ["name", "slug", "claim", "figures", "samples_link", "document", "stamp"]
-    readonly_fields = fields
     ordering = ["name"]
 
     @admin.display(description="samples")
@@ -46,7 +45,6 @@ class CodeBodyAdmin(ReadOnlyAdmin):
     list_display = ["sha256_prefix", "samples_link"]
     search_fields = ["^sha256_prefix"]
     fields = ["sha256_prefix", "samples_link", "code_language", "code", "code_document", "code_stamp"]
-    readonly_fields = fields
 
     @admin.display(description="samples")
     def samples_link(self, body):
@@ -60,7 +58,6 @@ class RepoAdmin(ReadOnlyAdmin):
     search_fields = ["key", "owner", "name"]
     search_help_text = "Repository as host/owner/name, or owner, or name (any part)."
     fields = ["key", "host", "owner", "name", "spdx", "reach_status", "samples_link", "document", "stamp"]
-    readonly_fields = fields
     ordering = ["key"]
 
     @admin.display(description="samples")
@@ -86,7 +83,6 @@ class CodeLinkAdmin(ReadOnlyAdmin):
         "document",
         "stamp",
     ]
-    readonly_fields = fields
 
 
 @admin.register(Task)
@@ -94,7 +90,6 @@ class TaskAdmin(ReadOnlyAdmin):
     list_display = ["name", "slug"]
     search_fields = ["name", "slug"]
     fields = ["name", "slug", "document", "stamp"]
-    readonly_fields = fields
 
 
 @admin.register(Method)
@@ -102,7 +97,6 @@ class MethodAdmin(ReadOnlyAdmin):
     list_display = ["name", "full_name", "slug"]
     search_fields = ["name", "full_name", "slug"]
     fields = ["name", "full_name", "slug", "document", "stamp"]
-    readonly_fields = fields
 
 
 @admin.register(Dataset)
@@ -110,7 +104,6 @@ class DatasetAdmin(ReadOnlyAdmin):
     list_display = ["name"]
     search_fields = ["name"]
     fields = ["name"]
-    readonly_fields = fields
 
 
 @admin.register(Leaderboard)
@@ -119,7 +112,6 @@ class LeaderboardAdmin(ReadOnlyAdmin):
     list_select_related = ["task", "dataset"]
     search_fields = ["slug"]
     fields = ["slug", "task", "dataset", "document", "stamp"]
-    readonly_fields = fields
 
 
 @admin.register(Result)
@@ -138,7 +130,6 @@ class ResultAdmin(ReadOnlyAdmin):
         "document",
         "stamp",
     ]
-    readonly_fields = fields
 
 
 @admin.register(SourceDocument)
@@ -148,7 +139,6 @@ class SourceDocumentAdmin(ReadOnlyAdmin):
     list_filter = ["kind"]
     search_fields = ["url", "file_name"]
     fields = ["url", "kind", "file_name", "sha256", "read_at", "stamp", "last_load", "source", "about"]
-    readonly_fields = fields
 
 
 @admin.register(LoadRun)
@@ -156,7 +146,6 @@ class LoadRunAdmin(ReadOnlyAdmin):
     list_display = ["started_at", "finished_at", "outcome"]
     list_filter = ["outcome"]
     fields = ["started_at", "finished_at", "outcome", "counts", "files_read", "warnings", "error"]
-    readonly_fields = fields
     # A load of the whole archive reads 575,000 files: the change page shows the first
     # FILES_SHOWN and links to all of them (``LoadRunFileAdmin``, filtered to the run).
     FILES_SHOWN = 200
@@ -192,6 +181,5 @@ class LoadRunFileAdmin(ReadOnlyAdmin):
     list_filter = ["status", "run"]
     search_fields = ["path", "url"]
     fields = ["run", "seq", "path", "sha256", "url", "status", "error"]
-    readonly_fields = fields
     # The model's order, its (run, seq) index's: newest run first with each run's files in order
     # could not walk it, and would sort every file for each page.

@@ -12,15 +12,14 @@ from django.http import Http404, HttpResponsePermanentRedirect
 from django.urls import reverse
 
 from catalogue import authors, conferences, reads
-from catalogue.api import filters, taxonomy_filters
+from catalogue.api import taxonomy_filters
 from catalogue.api.rows import Rows
 from catalogue.api.serializers.papers import (
     AuthorSerializer,
     ConferenceSerializer,
-    PaperSerializer,
     ProceedingSerializer,
 )
-from catalogue.api.views import DetailView, ListView
+from catalogue.api.views import DetailView, ListOfPapers, ListView
 from catalogue.models import Author, AuthorName, Paper
 
 # --- authors --------------------------------------------------------------------------------
@@ -71,14 +70,9 @@ class AuthorDetail(_AuthorChild, DetailView):
         return self.author
 
 
-class AuthorPaperList(_AuthorChild, ListView):
+class AuthorPaperList(_AuthorChild, ListOfPapers):
     """Papers whose author list gives exactly this name, by id as the API's paper lists are
     (``ordering=-published``: newest first, as the name's page on the site)."""
-
-    serializer_class = PaperSerializer
-    queryset = Paper.objects.none()  # the model, for the schema
-    filterset_class = filters.PaperFilter
-    cursor_ordering = "slug"
 
     def get_queryset(self):
         return reads.named.author_papers(self.author["name"])
@@ -154,14 +148,9 @@ class ConferenceProceedingDetail(_ProceedingChild, DetailView):
         return self.proceeding
 
 
-class ConferenceProceedingPaperList(_ProceedingChild, ListView):
+class ConferenceProceedingPaperList(_ProceedingChild, ListOfPapers):
     """Papers that name the proceeding (in any of its spellings), by id as the API's paper lists
     are (``ordering=-published``: newest first)."""
-
-    serializer_class = PaperSerializer
-    queryset = Paper.objects.none()  # the model, for the schema
-    filterset_class = filters.PaperFilter
-    cursor_ordering = "slug"
 
     def get_queryset(self):
         return reads.named.proceeding_papers(self.proceeding.spellings)

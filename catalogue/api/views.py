@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 from rest_framework.settings import api_settings
 
 from catalogue import figures, reads
@@ -121,10 +122,55 @@ class _RowList(ListView):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
-class _PlaceList(ListView):
-    # A list of places: filtered as the model (its FilterSet), then read as plain rows for its
-    # page (``reads.code.place_rows``), which ``SampleSerializer`` shapes: no model instance per place.
-    # (A comment, not a docstring: the OpenAPI schema would take it as its subclasses' description.)
+# --- what a list holds -----------------------------------------------------------------------
+# One base per kind of row a list serves, wherever it stands (/tasks/, /papers/{id}/tasks/,
+# /areas/{id}/tasks/…): its shape (serializer), its model (for the schema), its FilterSet and
+# the column cursor mode walks it by. A list then says only which rows it reads (get_queryset).
+# (Comments, not docstrings: the OpenAPI schema would take one as its subclasses' description.)
+
+
+class ListOfPapers(ListView):
+    serializer_class: type[BaseSerializer] = PaperSerializer  # search's rows add the best repository
+    queryset = Paper.objects.none()  # the model, for the schema
+    filterset_class = filters.PaperFilter
+    cursor_ordering = "slug"
+
+
+class ListOfTasks(ListView):
+    serializer_class = TaskSerializer
+    queryset = Task.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.TaskFilter
+    cursor_ordering = "slug"
+
+
+class ListOfMethods(ListView):
+    serializer_class = MethodSerializer
+    queryset = Method.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.MethodFilter
+    cursor_ordering = "slug"
+
+
+class ListOfDatasets(ListView):
+    serializer_class = DatasetSerializer
+    queryset = Dataset.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.DatasetListFilter
+    cursor_ordering = "slug"
+
+    def extra_context(self, rows) -> dict:
+        reads.taxonomy.with_task_ids(rows)
+        return {}
+
+
+class ListOfEvaluations(ListView):
+    serializer_class = EvaluationSerializer
+    queryset = Leaderboard.objects.none()  # the model, for the schema
+    filterset_class = taxonomy_filters.EvaluationFilter
+    cursor_ordering = "slug"
+
+
+class ListOfPlaces(ListView):
+    # Filtered as the model (its FilterSet), then read as plain rows for its page
+    # (``reads.code.place_rows``), which ``SampleSerializer`` shapes: no model instance per place.
 
     serializer_class = SampleSerializer
     queryset = Sample.objects.none()  # the model, for the schema
@@ -191,22 +237,16 @@ class _AuthorNamesOfThePage:
         return {**super().extra_context(rows), "author_names": reads.papers.author_names_of(rows)}
 
 
-class SearchView(_AuthorNamesOfThePage, ListView):
+class SearchView(_AuthorNamesOfThePage, ListOfPapers):
     """Full-text search over papers (the site's search), each with its best repository."""
 
     serializer_class = PaperRepoSerializer
-    filterset_class = filters.PaperFilter
-    cursor_ordering = "slug"
 
     def get_queryset(self):
         return reads.papers.search_papers(authors=False)
 
 
-class PaperList(_AuthorNamesOfThePage, ListView):
-    serializer_class = PaperSerializer
-    filterset_class = filters.PaperFilter
-    cursor_ordering = "slug"
-
+class PaperList(_AuthorNamesOfThePage, ListOfPapers):
     def get_queryset(self):
         return reads.papers.papers(authors=False)
 
@@ -240,22 +280,12 @@ class PaperRepositoryList(_PaperChild, ListView):
         return reads.papers.code_links_of(self.paper)
 
 
-class PaperTaskList(_PaperChild, ListView):
-    serializer_class = TaskSerializer
-    queryset = Task.objects.none()  # the model, for the schema
-    filterset_class = taxonomy_filters.TaskFilter
-    cursor_ordering = "slug"
-
+class PaperTaskList(_PaperChild, ListOfTasks):
     def get_queryset(self):
         return self.paper.tasks.order_by("slug")
 
 
-class PaperMethodList(_PaperChild, ListView):
-    serializer_class = MethodSerializer
-    queryset = Method.objects.none()  # the model, for the schema
-    filterset_class = taxonomy_filters.MethodFilter
-    cursor_ordering = "slug"
-
+class PaperMethodList(_PaperChild, ListOfMethods):
     def get_queryset(self):
         return reads.taxonomy.methods().filter(papers=self.paper)
 
@@ -270,35 +300,32 @@ class _BestRanksOfThePage:
         return {**super().extra_context(rows), "best": reads.leaderboards.best_ranks(rows)}
 
 
-class PaperResultList(_BestRanksOfThePage, _PaperChild, ListView):
-    """The paper's leaderboard rows."""
-
+# Leaderboard rows, a kind of its own as above, defined here after _BestRanksOfThePage: that comes
+# first in its bases so a result list with no docstring of its own publishes that one.
+class ListOfResults(_BestRanksOfThePage, ListView):
     serializer_class = ResultSerializer
     queryset = Result.objects.none()  # the model, for the schema
     filterset_class = None
+
+
+class PaperResultList(_PaperChild, ListOfResults):
+    """The paper's leaderboard rows."""
 
     def get_queryset(self):
         return reads.papers.results_of(self.paper)
 
 
-class PaperDatasetList(_PaperChild, ListView):
+class PaperDatasetList(_PaperChild, ListOfDatasets):
     """The datasets the paper introduced (as the dataset's own record or the paper's document says)
     and the datasets of the leaderboards it has results on; ``introduced`` and ``evaluated`` say which."""
 
     serializer_class = PaperDatasetSerializer
-    queryset = Dataset.objects.none()  # the model, for the schema
-    filterset_class = taxonomy_filters.DatasetListFilter
-    cursor_ordering = "slug"
 
     def get_queryset(self):
         return reads.taxonomy.paper_datasets(self.paper)
 
-    def extra_context(self, rows) -> dict:
-        reads.taxonomy.with_task_ids(rows)
-        return {}
 
-
-class PaperSampleList(_PaperChild, _PlaceList):
+class PaperSampleList(_PaperChild, ListOfPlaces):
     """The paper's places (code bodies under routine names), filterable as /samples/."""
 
     def get_queryset(self):
@@ -331,28 +358,19 @@ class RepositoryDetail(_RepositoryChild, DetailView):
         return self.repo
 
 
-class RepositoryPaperList(_RepositoryChild, ListView):
+class RepositoryPaperList(_RepositoryChild, ListOfPapers):
     """Papers that link the repository, or have places in it."""
-
-    serializer_class = PaperSerializer
-    queryset = Paper.objects.none()  # the model, for the schema
-    filterset_class = filters.PaperFilter
-    cursor_ordering = "slug"
 
     def get_queryset(self):
         return reads.repositories.repository_papers(self.repo)
 
 
-class RepositorySampleList(_RepositoryChild, _PlaceList):
+class RepositorySampleList(_RepositoryChild, ListOfPlaces):
     def get_queryset(self):
         return reads.code.samples().filter(repo=self.repo)
 
 
-class TaskList(ListView):
-    serializer_class = TaskSerializer
-    filterset_class = taxonomy_filters.TaskFilter
-    cursor_ordering = "slug"
-
+class TaskList(ListOfTasks):
     def get_queryset(self):
         return reads.taxonomy.tasks()
 
@@ -364,22 +382,12 @@ class TaskDetail(_TaskChild, DetailView):
         return self.task
 
 
-class TaskPaperList(_TaskChild, ListView):
-    serializer_class = PaperSerializer
-    queryset = Paper.objects.none()  # the model, for the schema
-    filterset_class = filters.PaperFilter
-    cursor_ordering = "slug"
-
+class TaskPaperList(_TaskChild, ListOfPapers):
     def get_queryset(self):
         return reads.papers.papers().on_task(self.task.pk)
 
 
-class TaskEvaluationList(_TaskChild, ListView):
-    serializer_class = EvaluationSerializer
-    queryset = Leaderboard.objects.none()  # the model, for the schema
-    filterset_class = taxonomy_filters.EvaluationFilter
-    cursor_ordering = "slug"
-
+class TaskEvaluationList(_TaskChild, ListOfEvaluations):
     def get_queryset(self):
         return reads.leaderboards.leaderboards().filter(task=self.task)
 
@@ -395,13 +403,8 @@ class TaskParentList(_TaskChild, _RowList):
         return reads.taxonomy.task_parents(self.task)
 
 
-class TaskChildList(_TaskChild, ListView):
+class TaskChildList(_TaskChild, ListOfTasks):
     """The task's direct subtasks."""
-
-    serializer_class = TaskSerializer
-    queryset = Task.objects.none()  # the model, for the schema
-    filterset_class = taxonomy_filters.TaskFilter
-    cursor_ordering = "slug"
 
     def get_queryset(self):
         return reads.taxonomy.tasks().filter(parent=self.task)
@@ -425,29 +428,16 @@ class AreaDetail(_AreaChild, DetailView):
         return self.area
 
 
-class AreaTaskList(_AreaChild, ListView):
+class AreaTaskList(_AreaChild, ListOfTasks):
     """The tasks the data places in the area (a subtask placed in none is not listed)."""
-
-    serializer_class = TaskSerializer
-    queryset = Task.objects.none()  # the model, for the schema
-    filterset_class = taxonomy_filters.TaskFilter
-    cursor_ordering = "slug"
 
     def get_queryset(self):
         return reads.taxonomy.tasks().filter(areas=self.area)
 
 
-class DatasetList(ListView):
-    serializer_class = DatasetSerializer
-    filterset_class = taxonomy_filters.DatasetListFilter
-    cursor_ordering = "slug"
-
+class DatasetList(ListOfDatasets):
     def get_queryset(self):
         return reads.taxonomy.datasets()
-
-    def extra_context(self, rows) -> dict:
-        reads.taxonomy.with_task_ids(rows)
-        return {}
 
 
 class DatasetDetail(DetailView):
@@ -458,14 +448,9 @@ class DatasetDetail(DetailView):
         return reads.taxonomy.with_task_ids([dataset])[0]
 
 
-class DatasetEvaluationList(ListView):
+class DatasetEvaluationList(ListOfEvaluations):
     """The leaderboards on the dataset (one per task it is evaluated on), as
     ``/tasks/<id>/evaluations/`` lists a task's: Papers-with-Code's ``datasets/<id>/evaluations/``."""
-
-    serializer_class = EvaluationSerializer
-    queryset = Leaderboard.objects.none()  # the model, for the schema
-    filterset_class = taxonomy_filters.EvaluationFilter
-    cursor_ordering = "slug"
 
     @cached_property
     def dataset(self):
@@ -475,11 +460,7 @@ class DatasetEvaluationList(ListView):
         return reads.leaderboards.leaderboards().filter(dataset=self.dataset)
 
 
-class MethodList(ListView):
-    serializer_class = MethodSerializer
-    filterset_class = taxonomy_filters.MethodFilter
-    cursor_ordering = "slug"
-
+class MethodList(ListOfMethods):
     def get_queryset(self):
         return reads.taxonomy.methods()
 
@@ -491,12 +472,8 @@ class MethodDetail(DetailView):
         return _get(reads.taxonomy.methods(), slug=self.kwargs["method_id"])
 
 
-class EvaluationList(ListView):
+class EvaluationList(ListOfEvaluations):
     """Leaderboards: one per task × dataset."""
-
-    serializer_class = EvaluationSerializer
-    filterset_class = taxonomy_filters.EvaluationFilter
-    cursor_ordering = "slug"
 
     def get_queryset(self):
         return reads.leaderboards.leaderboards()
@@ -530,11 +507,7 @@ class EvaluationMetricDetail(_EvaluationChild, DetailView):
         raise Http404(f"No metric {self.kwargs['metric_id']!r} on {self.board.slug}")
 
 
-class EvaluationResultList(_BestRanksOfThePage, _EvaluationChild, ListView):
-    serializer_class = ResultSerializer
-    queryset = Result.objects.none()  # the model, for the schema
-    filterset_class = None
-
+class EvaluationResultList(_EvaluationChild, ListOfResults):
     def get_queryset(self):
         return reads.leaderboards.results_on(self.board)
 
@@ -580,7 +553,7 @@ class CodeEntryDetail(DetailView):
         return {"figures": {entry.pk: figures.code_entry_figures(entry)}}
 
 
-class CodeEntrySampleList(_PlaceList):
+class CodeEntrySampleList(ListOfPlaces):
     @cached_property
     def entry(self):
         return _get(reads.code.code_entries(), slug=self.kwargs["entry_id"])
@@ -589,7 +562,7 @@ class CodeEntrySampleList(_PlaceList):
         return reads.code.samples().filter(entry=self.entry)
 
 
-class SampleList(_PlaceList):
+class SampleList(ListOfPlaces):
     """Places: one code body under one routine name in one paper, maybe in a repository."""
 
     def get_queryset(self):

@@ -58,36 +58,32 @@ class Related:
 
 _ORDER = {key: order for order, (key, _, _) in REASONS.items()}
 
-# Each reason: the other papers, how many things they share with this one, and the least of them
-# (an example, the same one every time). %(cut)s rows each, strongest first.
-_SQL = """
-SELECT u.why, u.other, u.n, u.example, p.slug, p.title, p.month FROM (
+# Each reason is the same grouped join over the table linking papers to the thing shared: the
+# other papers with a row on the same thing, how many things they share with this one, and the
+# least of them (an example, the same one every time). %(cut)s rows each, strongest first.
+# Per reason (REASONS' key): the linking table, its column naming the thing, the thing's table,
+# the example (a column of the thing's table, ``t``), and the subquery's name.
+_SHARED_THROUGH = [
+    (1, "catalogue_sample", "body_id", "catalogue_codebody", "t.sha256_prefix", "bodies"),
+    (2, "catalogue_codelink", "repo_id", "catalogue_repo", "t.host || '/' || t.owner || '/' || t.name",
+     "repositories"),
+    (3, "catalogue_result", "leaderboard_id", "catalogue_leaderboard", "t.slug", "boards"),
+]  # fmt: skip
+_REASON_SQL = """
   SELECT * FROM (
-    SELECT 1 AS why, s2.paper_id AS other, COUNT(DISTINCT s2.body_id) AS n, MIN(b.sha256_prefix) AS example
-    FROM catalogue_sample s1
-    JOIN catalogue_sample s2 ON s2.body_id = s1.body_id AND s2.paper_id <> s1.paper_id
-    JOIN catalogue_codebody b ON b.id = s2.body_id
-    WHERE s1.paper_id = %(paper)s
-    GROUP BY s2.paper_id ORDER BY 3 DESC, 2 LIMIT %(cut)s
-  ) bodies
-  UNION ALL
-  SELECT * FROM (
-    SELECT 2, l2.paper_id, COUNT(DISTINCT l2.repo_id), MIN(r.host || '/' || r.owner || '/' || r.name)
-    FROM catalogue_codelink l1
-    JOIN catalogue_codelink l2 ON l2.repo_id = l1.repo_id AND l2.paper_id <> l1.paper_id
-    JOIN catalogue_repo r ON r.id = l2.repo_id
+    SELECT {why} AS why, l2.paper_id AS other, COUNT(DISTINCT l2.{thing}) AS n, MIN({example}) AS example
+    FROM {links} l1
+    JOIN {links} l2 ON l2.{thing} = l1.{thing} AND l2.paper_id <> l1.paper_id
+    JOIN {things} t ON t.id = l2.{thing}
     WHERE l1.paper_id = %(paper)s
     GROUP BY l2.paper_id ORDER BY 3 DESC, 2 LIMIT %(cut)s
-  ) repositories
-  UNION ALL
-  SELECT * FROM (
-    SELECT 3, r2.paper_id, COUNT(DISTINCT r2.leaderboard_id), MIN(lb.slug)
-    FROM catalogue_result r1
-    JOIN catalogue_result r2 ON r2.leaderboard_id = r1.leaderboard_id AND r2.paper_id <> r1.paper_id
-    JOIN catalogue_leaderboard lb ON lb.id = r2.leaderboard_id
-    WHERE r1.paper_id = %(paper)s
-    GROUP BY r2.paper_id ORDER BY 3 DESC, 2 LIMIT %(cut)s
-  ) boards
+  ) {name}"""
+_REASONS_SQL = "\n  UNION ALL".join(
+    _REASON_SQL.format(why=why, links=links, thing=thing, things=things, example=example, name=name)
+    for why, links, thing, things, example, name in _SHARED_THROUGH
+)
+_SQL = f"""
+SELECT u.why, u.other, u.n, u.example, p.slug, p.title, p.month FROM ({_REASONS_SQL}
 ) u JOIN catalogue_paper p ON p.id = u.other
 ORDER BY u.why, u.n DESC, p.slug
 """

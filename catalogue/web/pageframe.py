@@ -51,6 +51,11 @@ def param(request, name: str) -> str:
     return request.GET.get(name, "").replace("\x00", "").strip()[:MAX_PARAM]
 
 
+def keyset_position(request) -> dict[str, str]:
+    """The keyset page asked for (``after=…``, ``before=…``), as keyword arguments of a read."""
+    return {name: param(request, name) for name in KEYSET}
+
+
 def int_param(request, name: str, *, low: int, high: int) -> int | None:
     value = param(request, name)
     if not value.isascii() or not value.isdigit() or len(value) > 9:

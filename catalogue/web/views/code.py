@@ -18,6 +18,7 @@ from catalogue.web.pageframe import (
     Meta,
     cached_page,
     choice_param,
+    keyset_position,
     list_json,
     param,
     render_page,
@@ -35,9 +36,7 @@ _SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
 def code_entry_list(request):
     q = param(request, "q")
     sort = choice_param(request, "sort", reads.code.EntrySort.values) or reads.code.EntrySort.PLACES
-    page, figures = reads.code.code_entries_page(
-        q, sort, after=param(request, "after"), before=param(request, "before")
-    )
+    page, figures = reads.code.code_entries_page(q, sort, **keyset_position(request))
     rows = [(entry, figures[entry.pk]) for entry in page.items]
     meta = Meta(
         title="Code entries", description="Routine names found in papers' code, grouped across papers."
@@ -60,9 +59,7 @@ def code_entry_detail(request, slug: str):
     entry = get_object_or_404(CodeEntry, slug=slug)
     status = choice_param(request, "status", Status.values)
     entry_figures = figures.code_entry_figures(entry)
-    places = reads.code.entry_places(
-        entry, status, after=param(request, "after"), before=param(request, "before")
-    )
+    places = reads.code.entry_places(entry, status, **keyset_position(request))
     meta = Meta(
         title=f"{entry.name} (code entry)",
         description=(
@@ -116,7 +113,7 @@ def code_body_detail(request, prefix: str):
     body = get_object_or_404(CodeBody.objects.defer("code"), sha256_prefix=_body_prefix(prefix))
     samples = body.samples.all()
     body_figures = figures.sample_figures(samples)
-    places = reads.code.places_page(samples, after=param(request, "after"), before=param(request, "before"))
+    places = reads.code.places_page(samples, **keyset_position(request))
     meta = Meta(
         title=f"Code body {body.sha256_prefix}",
         description=(
@@ -164,7 +161,7 @@ def repo_detail(request, owner: str, name: str):
     links = reads.repositories.repo_links_page(
         repo, after=param(request, "links_after"), before=param(request, "links_before")
     )
-    places = reads.code.places_page(samples, after=param(request, "after"), before=param(request, "before"))
+    places = reads.code.places_page(samples, **keyset_position(request))
     meta = Meta(
         title=f"{repo.full_name} (repository)",
         description=(

@@ -16,8 +16,8 @@ from catalogue.web.pageframe import (
     Meta,
     MovedTo,
     cached_page,
+    keyset_position,
     list_json,
-    param,
     render_page,
 )
 
@@ -42,7 +42,7 @@ def _author_json(request, name: str) -> str:
 @cached_page(reads=KEYSET, json=_author_json)
 def author_detail(request, name: str):
     try:
-        data = reads.named.author_page(name, after=param(request, "after"), before=param(request, "before"))
+        data = reads.named.author_page(name, **keyset_position(request))
     except Http404:
         # Not an exact name: a name's slug (/author/yanping-huang, Papers with Code's form) is
         # sent to that name's page, the one address of an author (catalogue.authors.by_slug).
@@ -64,8 +64,7 @@ def proceeding_list(request):
     page = keyset_page_of_rows(
         conferences.summaries(),
         "id",
-        after=param(request, "after"),
-        before=param(request, "before"),
+        **keyset_position(request),
         size=CONFERENCES_PER_PAGE,
     )
     meta = Meta(
@@ -98,7 +97,7 @@ def conference_detail(request, slug: str):
 @require_safe
 @cached_page(reads=KEYSET, json=_proceeding_json)
 def proceeding_detail(request, slug: str):
-    data = reads.named.proceeding_page(slug, after=param(request, "after"), before=param(request, "before"))
+    data = reads.named.proceeding_page(slug, **keyset_position(request))
     name = data.name
     conference = conferences.conference(conferences.proceeding_by_id(slug).conference)
     meta = Meta(title=f"{name} (proceedings)", description=f"{data.n_papers:,} papers published in {name}.")

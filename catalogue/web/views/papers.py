@@ -20,6 +20,7 @@ from catalogue.web.pageframe import (
     flag,
     flag_param,
     int_param,
+    keyset_position,
     list_json,
     param,
     render_page,
@@ -87,9 +88,7 @@ def paper_list(request):
         has_ran_samples=flag_param(request, "ran"),
     )
     sort = choice_param(request, "sort", reads.papers.PaperSort.values) or reads.papers.PaperSort.DATE
-    page = reads.papers.papers_page(
-        filters, sort, after=param(request, "after"), before=param(request, "before")
-    )
+    page = reads.papers.papers_page(filters, sort, **keyset_position(request))
     meta = Meta(
         title="Papers",
         description="Machine-learning papers and the code linked to them.",

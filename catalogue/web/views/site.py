@@ -15,6 +15,7 @@ from catalogue.web.pageframe import (
     KEYSET,
     Meta,
     cached_page,
+    keyset_position,
     param,
     render_page,
 )
@@ -53,8 +54,7 @@ def correction_list(request):
     data = history.corrections_page(
         paper_slug=param(request, "paper"),
         entry_slug=param(request, "entry"),
-        after=param(request, "after"),
-        before=param(request, "before"),
+        **keyset_position(request),
     )
     whose = (
         f" of {data.paper.title or data.paper.slug}"
@@ -122,7 +122,7 @@ def data_page(request):
         last_load=provenance.last_successful_load(),
         sources=provenance.snapshot_sources(),
         counts=reads.papers.catalogue_counts(),
-        history=provenance.load_history(after=param(request, "after"), before=param(request, "before")),
+        history=provenance.load_history(**keyset_position(request)),
         loads_api=api_url("loads"),
     )
 

@@ -15,6 +15,7 @@ from catalogue.web.pageframe import (
     cached_page,
     choice_param,
     describe,
+    keyset_position,
     list_json,
     param,
     render_page,
@@ -26,9 +27,7 @@ from catalogue.web.pageframe import (
 @cached_page(reads=KEYSET, json=lambda request, slug: api_url("tasks", slug))
 def task_detail(request, slug: str):
     task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
-    papers = reads.taxonomy.task_papers_page(
-        task, after=param(request, "after"), before=param(request, "before")
-    )
+    papers = reads.taxonomy.task_papers_page(task, **keyset_position(request))
     boards = reads.leaderboards.boards_shown(task.leaderboards)
     meta = Meta(
         title=f"{task.name} (task)",
@@ -47,9 +46,7 @@ def task_detail(request, slug: str):
 def method_detail(request, slug: str):
     method = get_object_or_404(Method.objects.select_related("introduced_in"), slug=slug)
     collections = list(method.collections.select_related("area").order_by("name", "slug"))
-    papers = reads.taxonomy.method_papers_page(
-        method, after=param(request, "after"), before=param(request, "before")
-    )
+    papers = reads.taxonomy.method_papers_page(method, **keyset_position(request))
     # num_papers is the archive's count, across the whole archive; the catalogue may hold none of
     # those papers. A page of them that is empty (after a cursor past the end, too) asks which.
     holds_papers = bool(papers.items) or Paper.objects.using_method(method.pk).exists()
@@ -101,7 +98,7 @@ def sota_index(request):
 @require_safe
 @cached_page(reads=KEYSET, json=_area_json)
 def area_detail(request, slug: str):
-    data = reads.taxonomy.area_page(slug, after=param(request, "after"), before=param(request, "before"))
+    data = reads.taxonomy.area_page(slug, **keyset_position(request))
     area = data.area
     meta = Meta(
         title=f"{area.name} (area)",
@@ -118,9 +115,7 @@ def task_list(request):
     q, parent_slug = param(request, "q"), param(request, "parent")
     parent = get_object_or_404(Task, slug=parent_slug) if parent_slug else None
     sort = choice_param(request, "sort", reads.taxonomy.TASK_SORTS) or "papers"
-    page = reads.taxonomy.tasks_page(
-        q, sort, parent=parent, after=param(request, "after"), before=param(request, "before")
-    )
+    page = reads.taxonomy.tasks_page(q, sort, parent=parent, **keyset_position(request))
     if parent:
         meta = Meta(
             title=f"Subtasks of {parent.name}", description=f"The subtasks of the task {parent.name}."
@@ -156,9 +151,7 @@ def dataset_list(request):
         task=param(request, "task"),
     )
     sort = choice_param(request, "sort", reads.taxonomy.DATASET_SORTS) or "name"
-    page = reads.taxonomy.datasets_page(
-        filters, sort, after=param(request, "after"), before=param(request, "before")
-    )
+    page = reads.taxonomy.datasets_page(filters, sort, **keyset_position(request))
     meta = Meta(
         title="Datasets",
         description="Datasets of machine-learning research: what they hold, their leaderboards and papers.",
@@ -180,9 +173,7 @@ def dataset_list(request):
 @cached_page(reads=KEYSET, json=lambda request, slug: api_url("datasets", slug))
 def dataset_detail(request, slug: str):
     dataset = get_object_or_404(Dataset.objects.select_related("introduced_in", "parent"), slug=slug)
-    data = reads.taxonomy.dataset_page(
-        dataset, after=param(request, "after"), before=param(request, "before")
-    )
+    data = reads.taxonomy.dataset_page(dataset, **keyset_position(request))
     meta = Meta(
         title=f"{dataset.name} (dataset)",
         description=describe(markup.plain_text(dataset.description))
@@ -215,9 +206,7 @@ def task_leaderboards(request, slug: str):
 
 def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
     """All of a task's or a dataset's leaderboards, most results first, a keyset page at a time."""
-    page = reads.leaderboards.boards_page(
-        owner.leaderboards, after=param(request, "after"), before=param(request, "before")
-    )
+    page = reads.leaderboards.boards_page(owner.leaderboards, **keyset_position(request))
     return render_page(request, "catalogue/board_list.html", meta, page=page, **context)
 
 
@@ -226,9 +215,7 @@ def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
 def method_list(request):
     q, collection = param(request, "q"), param(request, "collection")
     sort = choice_param(request, "sort", reads.taxonomy.METHOD_SORTS) or "name"
-    page = reads.taxonomy.methods_page(
-        q, collection, sort, after=param(request, "after"), before=param(request, "before")
-    )
+    page = reads.taxonomy.methods_page(q, collection, sort, **keyset_position(request))
     meta = Meta(
         title="Methods", description="Methods of machine learning by area and collection, with their papers."
     )
