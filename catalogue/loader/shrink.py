@@ -164,12 +164,14 @@ def after_merge(changes: list[DumpChange]) -> None:
                     mine = f"(SELECT DISTINCT {ident} AS ident FROM {table} WHERE {doc_col} = %s) a"
                     cur.execute(f"SELECT COUNT(*) FROM {mine}", [doc])
                     fed.after = cur.fetchone()[0]
-                    cur.execute(
-                        f"SELECT COUNT(*) FROM {mine} WHERE NOT EXISTS (SELECT 1 FROM {BEFORE} b "
-                        "WHERE b.url = %s AND b.label = %s AND b.ident = a.ident)",
-                        [doc, change.url, label],
-                    )
-                    fed.added = cur.fetchone()[0]
+                    fed.added = fed.after  # a first copy (nothing before): all it gives is added
+                    if fed.before:
+                        cur.execute(
+                            f"SELECT COUNT(*) FROM {mine} WHERE NOT EXISTS (SELECT 1 FROM {BEFORE} b "
+                            "WHERE b.url = %s AND b.label = %s AND b.ident = a.ident)",
+                            [doc, change.url, label],
+                        )
+                        fed.added = cur.fetchone()[0]
                 fed.removed = fed.before - fed.kept
                 if fed.before or fed.after:
                     change.tables[label] = fed
