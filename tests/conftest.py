@@ -115,9 +115,11 @@ def _copy_catalogue(connection) -> dict[str, tuple[list[str], bytes]]:
 
 def _restore_catalogue(connection, rows: dict[str, tuple[list[str], bytes]]) -> None:
     # Foreign keys are checked at commit (Django makes them DEFERRABLE INITIALLY DEFERRED), so
-    # the order of tables does not matter. The ids are those of the first load: the sequences
-    # have moved past them since, so rows a test adds get new ones. One transaction, also for
-    # tests that run outside one (transaction=True), so that the checks see every table.
+    # the order of tables does not matter. The ids are those of the first load; each table's
+    # sequence is then moved to its largest id, so rows a test adds get new ones even where the
+    # sequence started again since (a test that migrates back and forth recreates the tables:
+    # the next load's author names then collided with the restored ones). One transaction, also
+    # for tests that run outside one (transaction=True), so that the checks see every table.
     from django.db import transaction
 
     with transaction.atomic(), connection.cursor() as cursor:
@@ -126,6 +128,12 @@ def _restore_catalogue(connection, rows: dict[str, tuple[list[str], bytes]]) -> 
             names = ", ".join(f'"{c}"' for c in columns)
             with raw.copy(f'COPY "{table}" ({names}) FROM STDIN') as copy:
                 copy.write(text)
+            if "id" in columns:
+                cursor.execute(
+                    f"SELECT setval(pg_get_serial_sequence(%s, 'id'), MAX(id)) FROM \"{table}\" "
+                    f"HAVING MAX(id) IS NOT NULL AND pg_get_serial_sequence(%s, 'id') IS NOT NULL",
+                    [f'"{table}"', f'"{table}"'],
+                )
 
 
 @pytest.fixture(autouse=True)
