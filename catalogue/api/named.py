@@ -10,6 +10,7 @@ from functools import cached_property
 
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.urls import reverse
+from rest_framework.generics import GenericAPIView
 
 from catalogue import authors, conferences, reads
 from catalogue.api import taxonomy_filters
@@ -81,7 +82,11 @@ class AuthorPaperList(_AuthorChild, ListOfPapers):
 # --- conferences and their proceedings ------------------------------------------------------
 
 
-class _ConferenceChild:
+class _DerivedFromPapers(GenericAPIView):
+    queryset = Paper.objects.none()  # what conferences and proceedings are derived from, for the schema
+
+
+class _ConferenceChild(_DerivedFromPapers):
     @cached_property
     def conference(self) -> conferences.Conference:
         return conferences.conference(self.kwargs["conference_id"])
@@ -93,7 +98,7 @@ class _ProceedingChild(_ConferenceChild):
         return conferences.proceeding(self.conference, self.kwargs["proceeding_id"])
 
 
-class ConferenceList(ListView):
+class ConferenceList(_DerivedFromPapers, ListView):
     """Conferences, in id order, derived from the proceeding each paper names (the data has no
     conference records).
 
@@ -109,7 +114,6 @@ class ConferenceList(ListView):
     """
 
     serializer_class = ConferenceSerializer
-    queryset = Paper.objects.none()  # what conferences are derived from, for the schema
     filterset_class = taxonomy_filters.ConferenceFilter
     cursor_ordering = "id"
 
@@ -121,7 +125,6 @@ class ConferenceDetail(_ConferenceChild, DetailView):
     """A conference (derived from papers' proceedings: see the list)."""
 
     serializer_class = ConferenceSerializer
-    queryset = Paper.objects.none()  # what conferences are derived from, for the schema
 
     def get_object(self):
         return self.conference
@@ -132,7 +135,6 @@ class ConferenceProceedingList(_ConferenceChild, ListView):
     /conferences/)."""
 
     serializer_class = ProceedingSerializer
-    queryset = Paper.objects.none()  # what proceedings are derived from, for the schema
     filterset_class = taxonomy_filters.ProceedingFilter
     cursor_ordering = "id"
 
@@ -142,7 +144,6 @@ class ConferenceProceedingList(_ConferenceChild, ListView):
 
 class ConferenceProceedingDetail(_ProceedingChild, DetailView):
     serializer_class = ProceedingSerializer
-    queryset = Paper.objects.none()  # what proceedings are derived from, for the schema
 
     def get_object(self):
         return self.proceeding

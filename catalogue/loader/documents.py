@@ -470,12 +470,8 @@ def stream_members(path: Path, name: str, streamed: str, limit: int | None = Non
 
 
 def _members(text: _Text, streamed: str):
-    text.pos += 1
     seen = set()
-    if text.skip_ws() == "}":
-        text.pos += 1
-        return
-    while True:
+    for _ in _elements(text, "}"):
         if text.skip_ws() != '"':
             text.fail("Expecting property name enclosed in double quotes")
         key = text.value()
@@ -490,24 +486,25 @@ def _members(text: _Text, streamed: str):
                 pass
         else:
             yield key, text.value()
-        char = text.skip_ws()
-        text.pos += 1
-        if char == "}":
-            return
-        if char != ",":
-            text.fail("Expecting ',' delimiter", text.pos - 1)
 
 
 def _items(text: _Text):
+    for _ in _elements(text, "]"):
+        yield text.value()
+
+
+def _elements(text: _Text, close: str):
+    """An object's or array's elements (``close``: its closing bracket): the caller reads one
+    element at each step; the brackets and commas between them are read and checked here."""
     text.pos += 1
-    if text.skip_ws() == "]":
+    if text.skip_ws() == close:
         text.pos += 1
         return
     while True:
-        yield text.value()
+        yield
         char = text.skip_ws()
         text.pos += 1
-        if char == "]":
+        if char == close:
             return
         if char != ",":
             text.fail("Expecting ',' delimiter", text.pos - 1)

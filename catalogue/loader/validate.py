@@ -338,15 +338,14 @@ def _parse_tasks(doc: Fields, out: Parsed, pkey, stamp):
                 "task_slug", required=True, max_length=schema.max_chars("task", "slug"), blank=False
             )
             name = clean_name(t.str("task_name", max_length=schema.max_chars("task", "name")) or "") or tslug
-            out.add(
-                "task",
-                slug=tslug,
-                name=name,
-                stamp=name_rank(name, tslug) + stamp,
-                detailed=False,
-                doc_url=out.url,
-            )
+            _add_task_name(out, tslug, name, stamp, doc_url=out.url)
             out.add("paper_task", pkey=pkey, stamp=stamp, slug=tslug)
+
+
+def _add_task_name(out: Parsed, slug: str, name: str, stamp: str, doc_url: str | None = None):
+    """A task as a paper or a result names it, ranked by how well its name fits its slug."""
+    ranked = name_rank(name, slug) + stamp
+    out.add("task", slug=slug, name=name, stamp=ranked, detailed=False, doc_url=doc_url)
 
 
 def _parse_methods(doc: Fields, out: Parsed, pkey, stamp):
@@ -441,13 +440,7 @@ def _parse_results(doc: Fields, out: Parsed, pkey, stamp):
             if not task_slug and board_slug and "-on-" in board_slug:
                 task_slug = board_slug.split("-on-", 1)[0]
             task_slug = task_slug or identities.slugify(task_name) or "task"
-            out.add(
-                "task",
-                slug=task_slug,
-                name=task_name,
-                stamp=name_rank(task_name, task_slug) + stamp,
-                detailed=False,
-            )
+            _add_task_name(out, task_slug, task_name, stamp)
             derived = add_dataset_name(out, dataset, stamp)
             out.add(
                 "leaderboard",

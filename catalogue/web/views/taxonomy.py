@@ -185,29 +185,24 @@ def dataset_detail(request, slug: str):
 @require_safe
 @cached_page(reads=KEYSET, json=lambda request, slug: api_url("evaluations", dataset=slug))
 def dataset_leaderboards(request, slug: str):
-    dataset = get_object_or_404(Dataset, slug=slug)
-    meta = Meta(
-        title=f"Leaderboards on {dataset.name}",
-        description=f"Every leaderboard on the dataset {dataset.name}, most results first.",
-    )
-    return _board_list(request, dataset, meta, dataset=dataset)
+    return _board_list(request, get_object_or_404(Dataset, slug=slug), "on")
 
 
 @require_safe
 @cached_page(reads=KEYSET, json=lambda request, slug: api_url("evaluations", task=slug))
 def task_leaderboards(request, slug: str):
-    task = get_object_or_404(Task, slug=slug)
-    meta = Meta(
-        title=f"Leaderboards of {task.name}",
-        description=f"Every leaderboard of the task {task.name}, most results first.",
-    )
-    return _board_list(request, task, meta, task=task)
+    return _board_list(request, get_object_or_404(Task, slug=slug), "of")
 
 
-def _board_list(request, owner: Dataset | Task, meta: Meta, **context):
+def _board_list(request, owner: Dataset | Task, preposition: str):
     """All of a task's or a dataset's leaderboards, most results first, a keyset page at a time."""
+    kind = owner._meta.model_name  # "dataset" or "task", also the template's name for the owner
+    meta = Meta(
+        title=f"Leaderboards {preposition} {owner.name}",
+        description=f"Every leaderboard {preposition} the {kind} {owner.name}, most results first.",
+    )
     page = reads.leaderboards.boards_page(owner.leaderboards, **keyset_position(request))
-    return render_page(request, "catalogue/board_list.html", meta, page=page, **context)
+    return render_page(request, "catalogue/board_list.html", meta, page=page, **{kind: owner})
 
 
 @require_safe
