@@ -2,20 +2,30 @@
 
 import itertools
 
+from django.db.models import Model
+
 from catalogue import counters, identities
 from catalogue import models as m
 
 _n = itertools.count(1)
 
 
+def _create[Row: Model](model: type[Row], fields: dict, **defaults) -> Row:
+    """``model``'s row of ``fields``; a field not given takes its value in ``defaults``."""
+    return model._default_manager.create(**{**defaults, **fields})
+
+
 def make_document(**fields) -> m.SourceDocument:
     n = next(_n)
-    fields.setdefault("url", f"/code/document-{n}")
-    fields.setdefault("kind", m.DocumentKind.CODE_ENTRY)
-    fields.setdefault("sha256", f"{n:064x}")
-    fields.setdefault("file_name", f"{n:03d}_document.json")
-    fields.setdefault("stamp", "s")
-    return m.SourceDocument.objects.create(**fields)
+    return _create(
+        m.SourceDocument,
+        fields,
+        url=f"/code/document-{n}",
+        kind=m.DocumentKind.CODE_ENTRY,
+        sha256=f"{n:064x}",
+        file_name=f"{n:03d}_document.json",
+        stamp="s",
+    )
 
 
 def make_paper(**fields) -> m.Paper:
@@ -79,18 +89,12 @@ def make_sample(**fields) -> m.Sample:
 
 def make_task(**fields) -> m.Task:
     n = next(_n)
-    fields.setdefault("slug", f"task-{n}")
-    fields.setdefault("name", f"Task {n}")
-    fields.setdefault("stamp", "s")
-    return m.Task.objects.create(**fields)
+    return _create(m.Task, fields, slug=f"task-{n}", name=f"Task {n}", stamp="s")
 
 
 def make_method(**fields) -> m.Method:
     n = next(_n)
-    fields.setdefault("slug", f"method-{n}")
-    fields.setdefault("name", f"Method {n}")
-    fields.setdefault("stamp", "s")
-    return m.Method.objects.create(**fields)
+    return _create(m.Method, fields, slug=f"method-{n}", name=f"Method {n}", stamp="s")
 
 
 def make_dataset(**fields) -> m.Dataset:

@@ -112,6 +112,12 @@ def html(client, url, status=200):
     return response.content.decode().replace("<wbr>", "")
 
 
+def assert_only_json_ld_scripts(page: str) -> None:
+    """The page runs no script: each of its <script> elements is JSON-LD data."""
+    scripts = re.findall(r"<script[^>]*>", page)
+    assert all(s == '<script type="application/ld+json">' for s in scripts), scripts
+
+
 def text_outside_code(html: str) -> str:
     """The page's words, without markup and without code and math-source elements."""
     html = re.sub(r"<(pre|code)\b.*?</\1>", "", html, flags=re.S)

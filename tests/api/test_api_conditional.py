@@ -8,18 +8,18 @@ from tests.api_helpers import GPIPE, V1
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("api_throttle_off")]
 
 
-DETAILS = [
-    f"papers/{GPIPE}/",
-    "repositories/pytorch/pippy/",
-    "tasks/image-classification/",
-    "methods/adam/",
-    "evaluations/fine-grained-image-classification-on-birdsnap/",
-    "evaluations/fine-grained-image-classification-on-birdsnap/metrics/accuracy/",
-    "code-entries/forward-step-func/",
-]
-
-
-@pytest.mark.parametrize("path", DETAILS)
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"papers/{GPIPE}/",
+        "repositories/pytorch/pippy/",
+        "tasks/image-classification/",
+        "methods/adam/",
+        "evaluations/fine-grained-image-classification-on-birdsnap/",
+        "evaluations/fine-grained-image-classification-on-birdsnap/metrics/accuracy/",
+        "code-entries/forward-step-func/",
+    ],
+)
 def test_detail_resources_answer_conditional_gets(api, loaded_seeds, path):
     first = api.get(f"{V1}/{path}")
     etag = first.headers["ETag"]

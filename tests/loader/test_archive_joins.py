@@ -59,6 +59,11 @@ def write_dump(folder: Path, name: str, records: list) -> Path:
     return path
 
 
+def write_tables(folder: Path, name: str, file: str, task: str, *datasets: str) -> Path:
+    """``real_tables(file, task, *datasets)`` written as the dump ``name``."""
+    return write_dump(folder, name, real_tables(file, task, *datasets))
+
+
 def test_a_rows_code_links_are_code_links_of_its_paper(tmp_path):
     """OGB's rows give each paper's code: a code link of that paper, its flags unknown, from the board."""
     tables = real_tables("ogb.json", "Node Property Prediction", "ogbn-arxiv")
@@ -255,22 +260,13 @@ def test_a_document_and_a_dump_giving_one_result_are_one_result_with_both_source
 def test_tables_merged_into_one_board_keep_every_column_in_table_order(tmp_path):
     """nlp-progress calls Gigaword's second column "ROUGE-2*", nlpprogress "ROUGE-2"; Quora Question
     Pairs has F1 in one and not the other: the board keeps every column, and every row its values."""
-    write_dump(
-        tmp_path, "evaluation-tables-a.json", real_tables("nlp-progress.json", "Summarization", "Gigaword")
+    write_tables(tmp_path, "evaluation-tables-a.json", "nlp-progress.json", "Summarization", "Gigaword")
+    write_tables(tmp_path, "evaluation-tables-b.json", "nlpprogress.json", "Summarization", "Gigaword")
+    quora = "Quora Question Pairs"
+    write_tables(
+        tmp_path, "evaluation-tables-c.json", "nlp-progress.json", "Paraphrase Identification", quora
     )
-    write_dump(
-        tmp_path, "evaluation-tables-b.json", real_tables("nlpprogress.json", "Summarization", "Gigaword")
-    )
-    write_dump(
-        tmp_path,
-        "evaluation-tables-c.json",
-        real_tables("nlp-progress.json", "Paraphrase Identification", "Quora Question Pairs"),
-    )
-    write_dump(
-        tmp_path,
-        "evaluation-tables-d.json",
-        real_tables("nlpprogress.json", "Paraphrase identification", "Quora Question Pairs"),
-    )
+    write_tables(tmp_path, "evaluation-tables-d.json", "nlpprogress.json", "Paraphrase identification", quora)
     load(tmp_path)
     gigaword = m.Leaderboard.objects.get(slug="summarization-on-gigaword")
     assert set(gigaword.metrics) == {"ROUGE-1", "ROUGE-2*", "ROUGE-2", "ROUGE-L"}
@@ -312,20 +308,14 @@ def test_names_with_odd_spaces_are_one_name_whatever_the_order(tmp_path):
 def _real_mix(tmp_path) -> list[Path]:
     """Three sample tables and three methods, with the GPipe paper document: a mix that merges."""
     return [
-        write_dump(
-            tmp_path,
-            "evaluation-tables-mt.json",
-            real_tables("nlpprogress.json", "Machine translation", "WMT 2014 EN-DE"),
+        write_tables(
+            tmp_path, "evaluation-tables-mt.json", "nlpprogress.json", "Machine translation", "WMT 2014 EN-DE"
         ),
-        write_dump(
-            tmp_path,
-            "evaluation-tables-sum.json",
-            real_tables("nlp-progress.json", "Summarization", "Gigaword"),
+        write_tables(
+            tmp_path, "evaluation-tables-sum.json", "nlp-progress.json", "Summarization", "Gigaword"
         ),
-        write_dump(
-            tmp_path,
-            "evaluation-tables-sum2.json",
-            real_tables("nlpprogress.json", "Summarization", "Gigaword"),
+        write_tables(
+            tmp_path, "evaluation-tables-sum2.json", "nlpprogress.json", "Summarization", "Gigaword"
         ),
         write_dump(tmp_path, "methods.json", real_methods("Transformer", "Adam", "Dropout")),
         PAPER_SEED,

@@ -77,19 +77,30 @@ def _statements(tmp_path, n: int) -> tuple[int, str]:
     folder.mkdir()
     (folder / "evaluation-tables.json").write_text(json.dumps(_tables(n)))
     (folder / "methods.json").write_text(json.dumps(_methods(n)))
+    return _counted_load(folder)
+
+
+def _counted_load(folder: Path) -> tuple[int, str]:
+    """The statements a load of ``folder`` makes, and the warnings it records."""
     with CaptureQueriesContext(connection) as queries:
         load(folder)
     return len(queries), "\n".join(m.LoadRun.objects.latest("id").warnings)
 
 
+def _at_1_and_50(statements, tmp_path) -> tuple[tuple[int, str], tuple[int, str]]:
+    """``statements(tmp_path, n)`` for n = 1 and n = 50, each after a wipe; a first load (n = 0)
+    goes before them uncounted."""
+    statements(tmp_path, 0)
+    wipe()
+    one = statements(tmp_path, 1)
+    wipe()
+    return one, statements(tmp_path, 50)
+
+
 def test_the_merge_makes_as_many_statements_for_1_and_50_name_variants_and_title_merges(tmp_path):
     # Both counted loads follow a wipe: on PostgreSQL the foreign keys of tables that lost rows in
     # the transaction are checked at the end of the merge (merge/keys.py), one statement a key.
-    _statements(tmp_path, 0)
-    wipe()
-    one, err_one = _statements(tmp_path, 1)
-    wipe()
-    fifty, err_fifty = _statements(tmp_path, 50)
+    (one, err_one), (fifty, err_fifty) = _at_1_and_50(_statements, tmp_path)
     assert err_one.count("are one task") == 1
     assert err_fifty.count("are one task") == 50
     assert err_one.count("merged by title") == 1
@@ -118,19 +129,13 @@ def _repeated_statements(tmp_path, n: int) -> tuple[int, str]:
     folder = tmp_path / f"repeated-{n}"
     folder.mkdir()
     (folder / "papers-with-abstracts.json").write_text(json.dumps(_papers_dump(n)))
-    with CaptureQueriesContext(connection) as queries:
-        load(folder)
-    return len(queries), "\n".join(m.LoadRun.objects.latest("id").warnings)
+    return _counted_load(folder)
 
 
 def test_a_dump_giving_1_or_50_papers_twice_makes_as_many_statements(tmp_path):
     """Each repeated paper was compared by three statements of its own (one scanning every staged
     author): 1,225 statements and 9.7 s of a 60,000-paper archive load."""
-    _repeated_statements(tmp_path, 0)
-    wipe()
-    one, err_one = _repeated_statements(tmp_path, 1)
-    wipe()
-    fifty, err_fifty = _repeated_statements(tmp_path, 50)
+    (one, err_one), (fifty, err_fifty) = _at_1_and_50(_repeated_statements, tmp_path)
     assert err_one.count("with other data") == 1
     assert err_fifty.count("with other data") == 50
     assert "[60]: gives paper 2101.00000 as record [0] did, with other data: [0] is kept" in err_fifty

@@ -57,6 +57,14 @@ def text(page, selector="main"):
     return page.locator(selector).inner_text()
 
 
+def follow(page, name: str, *, exact: bool = False) -> str:
+    """Click the first link named ``name`` (the whole name if ``exact``, else a part of it in any
+    case), wait for the page it opens, and give that page's main text."""
+    with page.expect_navigation():
+        page.get_by_role("link", name=name, exact=exact).first.click()
+    return text(page)
+
+
 def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
     reader = Reader(browser, live_server.url)
     page = reader.visit("/")
@@ -85,10 +93,8 @@ def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
     assert page.locator(".facet").first.is_visible()  # beside the results, open, on a wide screen
     reader.shot("search")
 
-    with page.expect_navigation():
-        page.get_by_role("link", name="GPipe: Efficient Training of Giant Neural Networks").first.click()
+    main = follow(page, "GPipe: Efficient Training of Giant Neural Networks")
     assert page.url.endswith("/paper/gpipe-efficient-training-of-giant-neural")
-    main = text(page)
     for seen in ("Yanping Huang", "Code links", "Results", "4 of 5", "Harvested samples", "pointer only"):
         assert seen in main, seen
     assert page.locator('link[rel="alternate"][type="application/json"]').count() == 1
@@ -97,10 +103,9 @@ def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
     assert "not of the code" in badge.get_attribute("title")
     reader.shot("paper")
 
-    with page.expect_navigation():
-        page.get_by_role("link", name="alexnet").first.click()
+    main = follow(page, "alexnet")
     assert page.url.endswith("/code/alexnet")
-    assert "Same-named routines are not asserted to be equivalent" in text(page)
+    assert "Same-named routines are not asserted to be equivalent" in main
     page = reader.visit("/code/forward-step-func")
     main = text(page)
     assert "forward_step_func" in main
@@ -108,10 +113,9 @@ def test_a_reader_goes_from_home_to_a_leaderboard(live_server, browser):
     assert "relaxed-system-lab/flashflex" in main
     reader.shot("code-entry")
 
-    with page.expect_navigation():
-        page.get_by_role("link", name="relaxed-system-lab/flashflex").first.click()
+    main = follow(page, "relaxed-system-lab/flashflex")
     assert page.url.endswith("/repo/relaxed-system-lab/flashflex")
-    assert "Samples harvested from it" in text(page)
+    assert "Samples harvested from it" in main
     page = reader.visit("/repo/pytorch/pippy")
     assert "GPipe" in text(page)
     reader.shot("repository")
@@ -184,31 +188,26 @@ def test_a_reader_browses_state_of_the_art_down_to_an_author_and_a_feed(live_ser
     reader = Reader(browser, live_server.url)
     page = reader.visit("/")
 
-    def follow(name, *, exact=True):
-        with page.expect_navigation():
-            page.get_by_role("link", name=name, exact=exact).first.click()
-        return text(page)
-
-    main = follow("State of the art")
+    main = follow(page, "State of the art", exact=True)
     assert page.url.endswith("/sota/")
     assert "Browse state-of-the-art" in main
     reader.shot("sota")
-    main = follow("Other tasks")  # the seeds' tasks come without an area
+    main = follow(page, "Other tasks", exact=True)  # the seeds' tasks come without an area
     assert page.url.endswith("/area/tasks-in-no-area")
     assert "Image Classification" in main
-    main = follow("Image Classification")
+    main = follow(page, "Image Classification", exact=True)
     assert page.url.endswith("/task/image-classification")
     assert "CIFAR-10" in main  # its datasets
-    main = follow("Image Classification on ImageNet")
+    main = follow(page, "Image Classification on ImageNet", exact=True)
     assert page.url.endswith("/sota/image-classification-on-imagenet")
-    main = follow("Dataset: ImageNet")
+    main = follow(page, "Dataset: ImageNet", exact=True)
     assert page.url.endswith("/dataset/imagenet")
     assert "Image Classification on ImageNet" in main
-    main = follow("GPipe: Efficient Training of Giant Neural Networks", exact=False)
+    main = follow(page, "GPipe: Efficient Training of Giant Neural Networks")
     assert page.url.endswith("/paper/gpipe-efficient-training-of-giant-neural")
     assert "Cite this paper" in main
     assert page.locator('meta[name="citation_author"]').count() == 11
-    main = follow("Yanping Huang")
+    main = follow(page, "Yanping Huang", exact=True)
     assert page.url.endswith("/author/Yanping%20Huang")
     assert "two people may share one name" in main
     page = reader.visit("/sota/image-classification-on-imagenet")

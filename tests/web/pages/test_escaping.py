@@ -6,16 +6,8 @@ import re
 import pytest
 
 from catalogue import models as m
-from tests.factories import (
-    make_body,
-    make_entry,
-    make_leaderboard,
-    make_paper,
-    make_repo,
-    make_result,
-    reindex_search,
-)
-from tests.pages import html
+from tests import factories
+from tests.pages import assert_only_json_ld_scripts, html
 from tests.web.pages.conftest import make_sample
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +22,7 @@ EVIL = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
 def evil_catalogue(db):
     task = m.Task.objects.create(slug="evil-task", name=EVIL, stamp="s")
     method = m.Method.objects.create(slug="evil-method", name=EVIL, full_name=EVIL, stamp="s")
-    paper = make_paper(
+    paper = factories.make_paper(
         title=f"Evil {EVIL}",
         abstract=f"</script><script>alert(3)</script> {EVIL}",
         proceeding=EVIL,
@@ -41,41 +33,40 @@ def evil_catalogue(db):
     paper.methods.add(method)
     paper.methods_introduced.add(method)
     m.Author.objects.create(paper=paper, position=0, name=EVIL)
-    repo = make_repo(owner="evil", name="repo", spdx=EVIL)
+    repo = factories.make_repo(owner="evil", name="repo", spdx=EVIL)
     m.CodeLink.objects.create(paper=paper, repo=repo, repo_url=repo.url, framework=EVIL, stamp="s")
-    entry = make_entry(name=f"evil_{EVIL}", slug="evil-entry")
-    body = make_body(sha256_prefix="00000000000000ee")
+    entry = factories.make_entry(name=f"evil_{EVIL}", slug="evil-entry")
+    body = factories.make_body(sha256_prefix="00000000000000ee")
     make_sample(paper=paper, entry=entry, body=body, repo=repo, path=EVIL, licence=EVIL, contract_check=EVIL)
-    board = make_leaderboard(task=task, slug="evil-board")
-    make_result(paper=paper, leaderboard=board, model=EVIL, metrics={EVIL: EVIL, "Accuracy": "9%"})
-    reindex_search()
+    board = factories.make_leaderboard(task=task, slug="evil-board")
+    factories.make_result(paper=paper, leaderboard=board, model=EVIL, metrics={EVIL: EVIL, "Accuracy": "9%"})
+    factories.reindex_search()
     return paper
 
 
-EVIL_PAGES = [
-    "/",
-    "/search?q=evil",
-    "/search?q=evil&task=evil-task",
-    "/papers/",
-    "/paper/evil",
-    "/code/",
-    "/code/evil-entry",
-    "/body/00000000000000ee",
-    "/repo/evil/repo",
-    "/sota/evil-board",
-    "/task/evil-task",
-    "/method/evil-method",
-]
-
-
-@pytest.mark.parametrize("url", EVIL_PAGES)
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/search?q=evil",
+        "/search?q=evil&task=evil-task",
+        "/papers/",
+        "/paper/evil",
+        "/code/",
+        "/code/evil-entry",
+        "/body/00000000000000ee",
+        "/repo/evil/repo",
+        "/sota/evil-board",
+        "/task/evil-task",
+        "/method/evil-method",
+    ],
+)
 def test_snapshot_text_is_shown_as_text_everywhere(client, evil_catalogue, url):
     page = html(client, url)
     assert "<script>alert" not in page
     assert "<img src=x" not in page
     assert "alert(" in page  # the text is there, escaped
-    scripts = re.findall(r"<script[^>]*>", page)
-    assert all(s == '<script type="application/ld+json">' for s in scripts)
+    assert_only_json_ld_scripts(page)
     for content in re.findall(r'content="([^"]*)"', page):
         assert "<" not in content
         assert ">" not in content

@@ -7,7 +7,7 @@ import pytest
 from django.views.defaults import server_error
 
 from catalogue import attribution
-from tests.pages import html
+from tests.pages import assert_only_json_ld_scripts, html
 from tests.web.pages.conftest import GPIPE
 
 pytestmark = pytest.mark.django_db
@@ -58,8 +58,7 @@ def test_every_page_renders_with_attribution_and_no_inline_style_or_script(clien
     assert '<meta name="description" content="' in page
     assert '<meta property="og:title"' in page
     assert not re.search(r"\sstyle=", page), "inline style attribute"
-    scripts = re.findall(r"<script[^>]*>", page)
-    assert all(s == '<script type="application/ld+json">' for s in scripts), scripts
+    assert_only_json_ld_scripts(page)
 
 
 def test_robots_and_sitemaps(client, loaded_seeds, monkeypatch):

@@ -31,7 +31,8 @@ def _queries(client, url) -> int:
     return len(ctx.captured_queries)
 
 
-def _grow_paper(paper, n):
+def _grow_paper(paper, n) -> m.Paper:
+    """``paper`` given its ``n``-th task, method, author, code link, sample and result."""
     task = m.Task.objects.create(slug=f"t-{paper.pk}-{n}", name="T", stamp="s")
     method = m.Method.objects.create(slug=f"m-{paper.pk}-{n}", name="M", stamp="s")
     paper.tasks.add(task)
@@ -42,6 +43,7 @@ def _grow_paper(paper, n):
     m.CodeLink.objects.create(paper=paper, repo=repo, repo_url=repo.url, stamp="s")
     make_sample(paper=paper, repo=repo, status="ran" if n % 2 else "unverified")
     make_result(paper=paper)
+    return paper
 
 
 def _builders():
@@ -107,8 +109,7 @@ def _builders():
         t = m.Task.objects.create(slug="grown-task", name="Grown", stamp="s")
 
         def add(n):
-            p = make_paper()
-            _grow_paper(p, 0)
+            p = _grow_paper(make_paper(), 0)
             p.tasks.add(t)
             make_leaderboard(task=t)
 
@@ -118,8 +119,7 @@ def _builders():
         me = m.Method.objects.create(slug="grown-method", name="Grown", stamp="s")
 
         def add(n):
-            p = make_paper()
-            _grow_paper(p, 0)
+            p = _grow_paper(make_paper(), 0)
             p.methods.add(me)
             p.methods_introduced.add(me)
             make_result(paper=p)
