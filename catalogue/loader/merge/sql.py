@@ -11,6 +11,7 @@ SQL here is the common ground of PostgreSQL and SQLite ≥ 3.35 (window function
 ``UPDATE … FROM``); the one difference, the null-safe comparison, is ``distinct()``.
 """
 
+import itertools
 import json
 from dataclasses import dataclass, field
 
@@ -61,6 +62,25 @@ def true() -> str:
 
 def false() -> str:
     return "FALSE" if connection.vendor == "postgresql" else "0"
+
+
+def next_id(table: str) -> str:
+    """SQL: the id ``table``'s own id source gives its next row, a new one at each evaluation.
+
+    So that rows know their id before they are inserted: PostgreSQL's sequence of the column; on
+    SQLite, a function counting on from the table's AUTOINCREMENT record (``sqlite_sequence``,
+    which an insert of a larger id moves on).
+    """
+    if connection.vendor == "postgresql":
+        return f"nextval(pg_get_serial_sequence('{table}', 'id'))"
+    last = scalar(
+        f"SELECT MAX(n) FROM (SELECT seq AS n FROM sqlite_sequence WHERE name = '{table}' "
+        f"UNION ALL SELECT MAX(id) FROM {table}) x"
+    )
+    counter = itertools.count((last or 0) + 1)
+    function = f"next_{table}_id"
+    connection.connection.create_function(function, 0, lambda: next(counter))
+    return f"{function}()"
 
 
 def analyze(table: str) -> None:
