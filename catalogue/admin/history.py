@@ -25,3 +25,12 @@ class CorrectionHistoryInline(ReadOnlyInline):
         who = correction.removed_by.get_username() if correction.removed_by else "someone"
         reason = f": {correction.removal_reason}" if correction.removal_reason else ""
         return f"removed {correction.removed_at:%Y-%m-%d %H:%M} by {who}{reason}"
+
+
+def history_inline(fk_name: str, field: str) -> type[CorrectionHistoryInline]:
+    """The history inline of a curated model: the corrections of ``field`` of the row ``fk_name``."""
+    return type(
+        f"{field.title()}HistoryInline",
+        (CorrectionHistoryInline,),
+        {"fk_name": fk_name, "verbose_name_plural": f"{field} corrections (history)", "__module__": __name__},
+    )

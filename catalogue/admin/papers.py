@@ -7,7 +7,7 @@ from catalogue import curation, figures
 from catalogue.admin.base import CuratedAdmin, ReadOnlyInline, admin_link, changelist_link
 from catalogue.admin.filters import PaperUpstreamChangedFilter
 from catalogue.admin.forms import PaperCurationForm
-from catalogue.admin.history import CorrectionHistoryInline
+from catalogue.admin.history import history_inline
 from catalogue.models import CodeLink, Paper, Result, Sample
 
 
@@ -42,11 +42,6 @@ class CodeLinkInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("repo").order_by("-is_official", "repo_url", "pk")
 
 
-class TitleHistoryInline(CorrectionHistoryInline):
-    fk_name = "paper"
-    verbose_name_plural = "title corrections (history)"
-
-
 @admin.register(Paper)
 class PaperAdmin(CuratedAdmin):
     curated_field = "title"
@@ -56,7 +51,7 @@ class PaperAdmin(CuratedAdmin):
     search_fields = ["title", "arxiv_id", "slug"]
     search_help_text = "Title, arXiv id or slug (any part)."
     ordering = ["-id"]
-    inlines = [TitleHistoryInline, SampleInline, ResultInline, CodeLinkInline]
+    inlines = [history_inline("paper", "title"), SampleInline, ResultInline, CodeLinkInline]
     fieldsets = [
         ("Title", {"fields": ["title", "title_upstream", "title_corrected", "title_source"]}),
         ("Identity", {"fields": ["arxiv_id", "slug", "other_slugs", "related_lists"]}),

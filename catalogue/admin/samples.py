@@ -9,15 +9,10 @@ from catalogue import curation
 from catalogue.admin.base import CuratedAdmin, admin_link
 from catalogue.admin.filters import LicenceFilter, SampleUpstreamChangedFilter
 from catalogue.admin.forms import BulkStatusForm, SampleCurationForm
-from catalogue.admin.history import CorrectionHistoryInline
+from catalogue.admin.history import history_inline
 from catalogue.models import Sample
 
 BULK_PREVIEW = 20
-
-
-class StatusHistoryInline(CorrectionHistoryInline):
-    fk_name = "sample"
-    verbose_name_plural = "status corrections (history)"
 
 
 @admin.register(Sample)
@@ -57,7 +52,7 @@ class SampleAdmin(CuratedAdmin):
     search_help_text = "Entry name, paper title or arXiv id, repository owner or name, code body prefix."
     ordering = ["-id"]
     actions = ["set_status"]
-    inlines = [StatusHistoryInline]
+    inlines = [history_inline("sample", "status")]
     fieldsets = [
         ("Status", {"fields": ["status", "status_upstream", "status_corrected"]}),
         (
