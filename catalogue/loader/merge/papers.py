@@ -100,10 +100,21 @@ def _winners_table() -> None:
             f"{alias}.stamp AS {group}, {alias}.doc_url AS {group}_doc_url, {alias}.rec AS {group}_rec"
         )
         joins.append(f"LEFT JOIN {table} {alias} ON {alias}.pkey = tw.pkey")
-    # Each winner's paper of the catalogue is looked up as the table is made, and a new paper is
-    # given its id here (``target_id``, ``created``). Set afterwards, by UPDATEs of every row, they
-    # rewrote these wide rows three times: 24 s of a 576,000-paper first load on PostgreSQL.
-    # ``applied``, ``doc_applied``: a new paper takes every list its winners give.
+    known = _catalogue_papers(title_winners, named)
+    _create_winners(
+        f"SELECT {', '.join(select)}, k.known_id FROM {title_winners} tw {' '.join(joins)} "
+        f"JOIN {known} k ON k.pkey = tw.pkey"
+    )
+
+
+def _create_winners(rows: str) -> None:
+    """``w_paper`` from the winners' ``rows`` (each with its catalogue paper's ``known_id`` or NULL).
+
+    Each winner's paper of the catalogue is looked up as the table is made, and a new paper is
+    given its id here (``target_id``, ``created``). Set afterwards, by UPDATEs of every row, they
+    rewrote these wide rows three times: 24 s of a 576,000-paper first load on PostgreSQL.
+    ``applied``, ``doc_applied``: a new paper takes every list its winners give.
+    """
     new = "r.known_id IS NULL"
     execute("DROP TABLE IF EXISTS w_paper")
     execute(
@@ -112,8 +123,7 @@ def _winners_table() -> None:
         f"CASE WHEN {new} THEN 1 ELSE 0 END AS created, 0 AS changed, "
         f"CASE WHEN {new} AND r.{schema.PAPER_DOCUMENT} IS NOT NULL THEN 1 ELSE 0 END AS applied, "
         f"CASE WHEN {new} AND r.{schema.SYNTOLOGY} IS NOT NULL THEN 1 ELSE 0 END AS doc_applied "
-        f"FROM (SELECT {', '.join(select)}, k.known_id FROM {title_winners} tw {' '.join(joins)} "
-        f"JOIN {_catalogue_papers(title_winners, named)} k ON k.pkey = tw.pkey) r"
+        f"FROM ({rows}) r"
     )
     # Looked up by key in later steps, some of them correlated subqueries (a method's introducing
     # paper): without it each of those scanned all the winners once per row.
