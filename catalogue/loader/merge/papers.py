@@ -19,8 +19,10 @@ from catalogue.loader.merge.sql import (
     execute,
     false,
     index_targets,
+    is_empty,
     materialize,
     next_id,
+    plain_indexes_built_after,
     rows,
     scalar,
     stated,
@@ -139,7 +141,7 @@ def _catalogue_papers(title_winners: str, named: str) -> str:
     NULL for a new paper); returns its name."""
     # A paper is the one its title made it (resolve.fold_by_title); else its arXiv id; else its
     # landing page; else its slug (any slug it ever had).
-    if not scalar("SELECT COUNT(*) FROM (SELECT 1 FROM catalogue_paper LIMIT 1) x"):
+    if is_empty("catalogue_paper"):
         # A first load: there is nothing to look up (at archive size the lookups that find nothing
         # cost PostgreSQL 3-4 s).
         return materialize(
@@ -269,12 +271,13 @@ def _insert_new(groups: dict[str, Group]) -> int:
         inserted.update(group.columns)
     inserted["created_at"] = "CURRENT_TIMESTAMP"
     inserted["n_code_links"] = "COALESCE(c.n, 0)"
-    created = execute(
-        f"INSERT INTO catalogue_paper ({', '.join(inserted)}) "
-        f"SELECT {', '.join(inserted.values())} FROM w_paper w "
-        f"LEFT JOIN {_new_papers_code_links()} c ON c.pkey = w.pkey WHERE w.created = 1"
-    )
-    return created
+    code_links = _new_papers_code_links()
+    with plain_indexes_built_after("catalogue_paper", bulk=is_empty("catalogue_paper")):
+        return execute(
+            f"INSERT INTO catalogue_paper ({', '.join(inserted)}) "
+            f"SELECT {', '.join(inserted.values())} FROM w_paper w "
+            f"LEFT JOIN {code_links} c ON c.pkey = w.pkey WHERE w.created = 1"
+        )
 
 
 def _new_papers_code_links() -> str:

@@ -11,8 +11,10 @@ SQL here is the common ground of PostgreSQL and SQLite ≥ 3.35 (window function
 ``UPDATE … FROM``); the one difference, the null-safe comparison, is ``distinct()``.
 """
 
+import contextlib
 import itertools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.apps import apps
@@ -81,6 +83,36 @@ def next_id(table: str) -> str:
     function = f"next_{table}_id"
     connection.connection.create_function(function, 0, lambda: next(counter))
     return f"{function}()"
+
+
+def is_empty(table: str) -> bool:
+    return not scalar(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table} LIMIT 1) x")
+
+
+@contextlib.contextmanager
+def plain_indexes_built_after(table: str, *, bulk: bool) -> Iterator[None]:
+    """On SQLite, for a ``bulk`` insert (a first load's), ``table``'s plain indexes dropped for the
+    statements inside and made again after them; unique indexes stay, so duplicates still fail.
+
+    Inserted row by row, each row goes into every index B-tree at a place of its own, through
+    SQLite's 2 MB page cache: the paper table's fourteen indexes took about half of a first
+    load's paper insert. An index made after the insert is one sort. PostgreSQL's insert did not
+    show this cost and is left as it was (bench/README.md, issue 33). The indexes come back
+    with the same names and definitions, inside the load's transaction.
+    """
+    if not bulk or connection.vendor != "sqlite":
+        yield
+        return
+    made = rows(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = %s "
+        "AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%%' ORDER BY name",
+        [table],
+    )
+    for name, _ in made:
+        execute(f'DROP INDEX "{name}"')
+    yield
+    for _, definition in made:
+        execute(definition)
 
 
 def analyze(table: str) -> None:
