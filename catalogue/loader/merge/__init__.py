@@ -13,12 +13,10 @@ documents and records involved and merge again.
 
 from dataclasses import dataclass, field
 
-from django.db import connection
-
 from catalogue import counters, search
-from catalogue.loader.merge import corrections, papers, resolve, rows, summary, vocabularies
+from catalogue.loader.merge import corrections, papers, resolve, rows, sql, summary, vocabularies
 from catalogue.loader.merge.resolve import Clash
-from catalogue.loader.merge.sql import Counts, execute
+from catalogue.loader.merge.sql import Counts
 
 __all__ = ["Clash", "Clashes", "Report", "merge_all"]
 
@@ -53,9 +51,11 @@ class Report:
 
 
 def merge_all(load_run_id: int | None) -> Report:
-    if connection.vendor == "postgresql":
-        # Sorts and hashes of a whole snapshot's rows; the default 4 MB sends them to disk.
-        execute("SET LOCAL work_mem = '64MB'")
+    with sql.merge_memory():
+        return _merge_all(load_run_id)
+
+
+def _merge_all(load_run_id: int | None) -> Report:
     report, clashes = Report(), []
     report.add("SourceDocument", vocabularies.documents(load_run_id))
     report.warnings += resolve.names_to_slugs()

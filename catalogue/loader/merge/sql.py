@@ -89,6 +89,37 @@ def is_empty(table: str) -> bool:
     return not scalar(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table} LIMIT 1) x")
 
 
+# SQLite's page caches during a merge, in MB: the database's (which also bounds the memory its
+# sorter takes before it writes runs to temporary files) and its temporary tables'. Sized so that
+# the merge stays under the reading's peak memory at archive size (bench/README.md, issue 33).
+MERGE_CACHE_MB = {"main": 48, "temp": 16}
+
+
+@contextlib.contextmanager
+def merge_memory() -> Iterator[None]:
+    """Working memory for the merge's whole-snapshot sorts, joins and index builds: the merge only.
+
+    PostgreSQL: ``work_mem`` for the load's transaction (the default 4 MB sends a snapshot's sorts
+    and hashes to disk). SQLite: the page caches (``MERGE_CACHE_MB``). At the default 2 MB every
+    sort of a 576,000-paper merge (window rankings, GROUP BY, DISTINCT, an index made after an
+    insert) was written to temporary files in 2 MB runs and merged back, and the inserts' index
+    pages were read again from the file for each row. The serving connection gets its sizes back
+    when the merge ends, so pages and the site keep theirs.
+    """
+    if connection.vendor == "postgresql":
+        execute("SET LOCAL work_mem = '64MB'")
+        yield
+        return
+    before = {schema: scalar(f"PRAGMA {schema}.cache_size") for schema in MERGE_CACHE_MB}
+    for schema, mb in MERGE_CACHE_MB.items():
+        execute(f"PRAGMA {schema}.cache_size = -{mb * 1024}")  # negative: KiB, not pages
+    try:
+        yield
+    finally:
+        for schema, size in before.items():
+            execute(f"PRAGMA {schema}.cache_size = {int(size)}")
+
+
 @contextlib.contextmanager
 def plain_indexes_built_after(table: str, *, bulk: bool) -> Iterator[None]:
     """On SQLite, for a ``bulk`` insert (a first load's), ``table``'s plain indexes dropped for the
