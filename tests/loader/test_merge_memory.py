@@ -44,16 +44,19 @@ def test_the_merge_runs_with_its_working_memory_and_gives_it_back():
     assert _working_memory() == before
 
 
-def _fail_inside_a_merge(seen: list) -> None:
+def _fail_inside_a_merge(seen: list, *, marked_for_rollback: bool) -> None:
     with transaction.atomic(), sql.merge_memory():
         seen.append(_working_memory())
+        if marked_for_rollback:  # as a failed inner step leaves it: Django then refuses statements
+            transaction.set_rollback(True)
         raise RuntimeError("a merge step failed")
 
 
-def test_a_merge_that_fails_gives_the_memory_back():
+@pytest.mark.parametrize("marked_for_rollback", [False, True])
+def test_a_merge_that_fails_gives_the_memory_back(marked_for_rollback):
     load(*SEEDS[:1])
     before, inside = _working_memory(), []
-    with pytest.raises(RuntimeError):
-        _fail_inside_a_merge(inside)
+    with pytest.raises(RuntimeError, match="a merge step failed"):
+        _fail_inside_a_merge(inside, marked_for_rollback=marked_for_rollback)
     assert inside[0] != before
     assert _working_memory() == before

@@ -116,8 +116,10 @@ def merge_memory() -> Iterator[None]:
     try:
         yield
     finally:
+        # On the driver's connection: Django refuses statements in an atomic block a failed step
+        # marked for rollback, and a PRAGMA of the cache is no part of the transaction anyway.
         for schema, size in before.items():
-            execute(f"PRAGMA {schema}.cache_size = {int(size)}")
+            connection.connection.execute(f"PRAGMA {schema}.cache_size = {int(size)}")
 
 
 @contextlib.contextmanager
