@@ -9,7 +9,7 @@ from tests.conftest import SEEDS, load
 
 # Each load commits as an operator's does: PostgreSQL's SET LOCAL ends with the load's transaction,
 # not with a test's transaction around it.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 MERGE_SQLITE = tuple(-sql.MERGE_CACHE_MB[schema] * 1024 for schema in ("main", "temp"))
 
