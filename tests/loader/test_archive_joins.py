@@ -390,3 +390,30 @@ def test_the_five_dumps_one_per_run_give_the_catalogue_one_run_gives(tmp_path, o
     assert json.dumps(api_state(APIClient()), sort_keys=True) == expected
     assert m.Method.objects.filter(name="Pyramid Pooling Module").get().slug == "ppm"
     assert m.Paper.objects.get(arxiv_id="1811.06965").slug == "gpipe-efficient-training-of-giant-neural"
+
+
+def _two_imagenets() -> list[dict]:
+    """The archive's datasets dump holds ``ImageNet`` and ``Imagenet`` as two datasets (their names
+    give one slug, their records two addresses)."""
+    return [
+        {"url": f"{archive_dumps.PWC}/dataset/{slug}", "name": name, "full_name": name, "description": ""}
+        for slug, name in (("imagenet", "ImageNet"), ("imagenet-1", "Imagenet"))
+    ]
+
+
+@pytest.mark.parametrize("paper_document_first", [True, False])
+def test_a_dataset_the_catalogue_named_keeps_its_address_when_the_dump_states_two_spellings(
+    tmp_path, paper_document_first
+):
+    # The paper document's board is on "ImageNet": named only, /dataset/imagenet. The datasets dump
+    # stated later once moved it to /dataset/imagenet-1 (the other spelling's), and the tables'
+    # "ImageNet" and "Imagenet" then claimed one board address as two pairs: the load was refused.
+    dumps = archive_dumps.write(tmp_path, dumps={"datasets": _two_imagenets()})
+    for files in [[PAPER_SEED], dumps] if paper_document_first else [dumps, [PAPER_SEED]]:
+        load(*files)
+    assert dict(m.Dataset.objects.filter(name__iexact="imagenet").values_list("name", "slug")) == {
+        "ImageNet": "imagenet",
+        "Imagenet": "imagenet-1",
+    }
+    board = m.Leaderboard.objects.get(slug="image-classification-on-imagenet")
+    assert board.dataset.slug == "imagenet"

@@ -84,10 +84,14 @@ def _adopt_stated_slugs(kind: str) -> list[LoadWarning]:
     name: the methods dump's ``ppm`` for the ``pyramid-pooling-module`` a papers dump named in an
     earlier run. Within one load the name resolves so (above); without this, the same dumps loaded
     in two runs gave two methods where one run gives one. Returns the renames, to be reported."""
+    # Not where a record of this load states the name's own slug as well: the datasets dump's
+    # ``ImageNet`` (/dataset/imagenet) and ``Imagenet`` (/dataset/imagenet-1) are two datasets, and
+    # the ImageNet an earlier run named keeps its address (it was renamed to the other's).
     materialize(
         f"r_{kind}_stated",
         f"SELECT name_key, MIN(slug) AS slug, MIN(doc_url) AS doc_url FROM stg_{kind} "
-        "WHERE slug IS NOT NULL AND slug <> name_key GROUP BY name_key",
+        "WHERE slug IS NOT NULL AND slug <> name_key GROUP BY name_key "
+        f"HAVING NOT EXISTS (SELECT 1 FROM stg_{kind} o WHERE o.slug = stg_{kind}.name_key)",
         "name_key",
     )
     found = rows(
