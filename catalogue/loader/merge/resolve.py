@@ -90,8 +90,8 @@ def _adopt_stated_slugs(kind: str) -> list[LoadWarning]:
     materialize(
         f"r_{kind}_stated",
         f"SELECT name_key, MIN(slug) AS slug, MIN(doc_url) AS doc_url FROM stg_{kind} "
-        "WHERE slug IS NOT NULL AND slug <> name_key GROUP BY name_key "
-        f"HAVING NOT EXISTS (SELECT 1 FROM stg_{kind} o WHERE o.slug = stg_{kind}.name_key)",
+        "WHERE slug IS NOT NULL AND slug <> name_key "
+        f"AND name_key NOT IN (SELECT slug FROM stg_{kind} WHERE slug IS NOT NULL) GROUP BY name_key",
         "name_key",
     )
     found = rows(
