@@ -37,7 +37,7 @@ def test_the_merge_runs_with_its_working_memory_and_gives_it_back():
 
     with connection.execute_wrapper(watch):
         load(*SEEDS)
-    merging = ("64MB",) if connection.vendor == "postgresql" else MERGE_SQLITE
+    merging = (sql.MERGE_WORK_MEM,) if connection.vendor == "postgresql" else MERGE_SQLITE
     assert seen  # the paper insert ran…
     assert set(seen) == {merging}  # …with the merge's memory
     assert before != seen[0]

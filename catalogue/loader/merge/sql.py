@@ -93,6 +93,8 @@ def is_empty(table: str) -> bool:
 # sorter takes before it writes runs to temporary files) and its temporary tables'. Sized so that
 # the merge stays under the reading's peak memory at archive size (bench/README.md, issue 33).
 MERGE_CACHE_MB = {"main": 48, "temp": 16}
+# PostgreSQL's work_mem during a merge (why: merge_memory).
+MERGE_WORK_MEM = "64MB"
 
 
 @contextlib.contextmanager
@@ -107,7 +109,7 @@ def merge_memory() -> Iterator[None]:
     connection gets its sizes back when the merge ends, so pages and the site keep theirs.
     """
     if connection.vendor == "postgresql":
-        execute("SET LOCAL work_mem = '64MB'")
+        execute(f"SET LOCAL work_mem = '{MERGE_WORK_MEM}'")
         yield
         return
     before = {schema: scalar(f"PRAGMA {schema}.cache_size") for schema in MERGE_CACHE_MB}
