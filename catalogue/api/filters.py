@@ -16,6 +16,7 @@ from django.http import Http404
 from rest_framework.exceptions import ValidationError as DRFValidationError
 
 from catalogue import identities, reads, search
+from catalogue.api.filterset import FilterSet
 from catalogue.api.serializers.base import ZeroStars
 from catalogue.models import (
     CodeBody,
@@ -220,7 +221,7 @@ def _position_in(queryset, ids: list[int]) -> RawSQL:
     return RawSQL(find.format(column), ["," + ",".join(map(str, ids)) + ","])
 
 
-class _FilterSet(df.FilterSet):
+class _FilterSet(FilterSet):
     """Adds ``q``: the pages' full-text search over ``search_kind``, best first unless ordered.
 
     Best first means the best ``RANKED_LIMIT`` matches, ranked by one search query (ranking
@@ -541,7 +542,7 @@ class SampleFilter(_DatedFilterSet):
 # --- the load history -----------------------------------------------------------------------
 
 
-class LoadRunFilter(df.FilterSet):
+class LoadRunFilter(FilterSet):
     outcome = df.ChoiceFilter(
         choices=[c for c in LoadRunOutcome.choices if c[0] != LoadRunOutcome.RUNNING],
         help_text="Runs that succeeded, failed or were dry runs.",

@@ -11,11 +11,12 @@ import django_filters as df
 
 from catalogue import search
 from catalogue.api.filters import DatasetFilter, YearFilter, _slug_choice, paper_filter
+from catalogue.api.filterset import FilterSet
 from catalogue.models import Area, AuthorName, Dataset, Leaderboard, Method, Task
 from catalogue.models.base import words_in
 
 
-class _NamedFilterSet(df.FilterSet):
+class _NamedFilterSet(FilterSet):
     """``q``: every word in the name (or full name) or id; ``name``: part of the name."""
 
     name = df.CharFilter(field_name="name", lookup_expr="icontains", help_text="Part of the name.")
@@ -84,7 +85,7 @@ class DatasetListFilter(_FullNamedFilterSet):
         return queryset.of_task(task.pk)
 
 
-class EvaluationFilter(df.FilterSet):
+class EvaluationFilter(FilterSet):
     q = df.CharFilter(field_name="slug", lookup_expr="icontains", help_text="Part of the id.")
     task = _slug_choice(Task, "task", "Leaderboards of this task (task id).")
     dataset = DatasetFilter(field_name="dataset", help_text="Leaderboards on this dataset (its id or name).")
@@ -98,7 +99,7 @@ class EvaluationFilter(df.FilterSet):
         return queryset.with_results_of(value)
 
 
-class AuthorFilter(df.FilterSet):
+class AuthorFilter(FilterSet):
     """Over author names (``{"name": …}`` rows of ``AuthorName``: ``catalogue.reads.named.author_names``)."""
 
     q = df.CharFilter(method="filter_q", help_text="Words in the name: every one must occur, in any case.")
@@ -120,7 +121,7 @@ def _holds_words(value: str, *texts: str) -> bool:
     return all(any(w.casefold() in t for t in folded) for w in search.words(value))
 
 
-class _RowsFilterSet(df.FilterSet):
+class _RowsFilterSet(FilterSet):
     """A FilterSet over rows in memory (``Rows``), not a QuerySet: each filter is a method that
     keeps the rows it accepts; parameters, validation and 400s are django-filter's."""
 
