@@ -30,13 +30,23 @@ from catalogue.loader.merge.sql import (
 )
 
 
+def _is_paper_document(document_id: str) -> str:
+    """The document ``document_id`` names is a paper document: a lookup by its key for each row
+    asked about. Written as ``document_id IN (SELECT id … WHERE kind = 'paper')`` it read every
+    document row (the widest table) once per statement, however few papers a reload restates:
+    2.8 s of a 5 %-touched reload's DELETE at 20,000 papers, 0.02 s this way (bench/README.md)."""
+    return (
+        "EXISTS (SELECT 1 FROM catalogue_sourcedocument doc "
+        f"WHERE doc.id = {document_id} AND doc.kind = 'paper')"
+    )
+
+
 def _delete_stale(table: str, w: str) -> int:
     """Rows a newer version of their own source no longer states (see the module docstring)."""
     by_documents = execute(
         f"DELETE FROM {table} "
         "WHERE paper_id IN (SELECT target_id FROM w_paper WHERE doc_applied = 1 AND created = 0) "
-        "AND (document_id IS NULL OR document_id IN "
-        "(SELECT id FROM catalogue_sourcedocument WHERE kind = 'paper')) "
+        f"AND (document_id IS NULL OR {_is_paper_document(f'{table}.document_id')}) "
         f"AND id NOT IN (SELECT target_id FROM {w})"
     )
     by_dumps = execute(
@@ -113,12 +123,11 @@ def _restate_sources(
     """
     restated_dumps = "SELECT target_id FROM w_document WHERE changed = 1 AND url LIKE 'archive:%'"
     restated_papers = "SELECT target_id FROM w_paper WHERE doc_applied = 1 AND created = 0"
-    paper_documents = "SELECT id FROM catalogue_sourcedocument WHERE kind = 'paper'"
     materialize(
         "m_sources_lost",
         f"SELECT DISTINCT x.{own} AS id FROM {sources} x WHERE x.document_id IN ({restated_dumps}) "
         f"UNION SELECT DISTINCT x.{own} FROM {sources} x JOIN {table} l ON l.id = x.{own} "
-        f"WHERE l.paper_id IN ({restated_papers}) AND x.document_id IN ({paper_documents}) "
+        f"WHERE l.paper_id IN ({restated_papers}) AND {_is_paper_document('x.document_id')} "
         # rows of a restated paper that no source was ever recorded for (before sources were kept)
         f"UNION SELECT l.id FROM {table} l WHERE l.paper_id IN ({restated_papers}) "
         f"AND NOT EXISTS (SELECT 1 FROM {sources} x WHERE x.{own} = l.id)",
@@ -126,7 +135,7 @@ def _restate_sources(
     )
     execute(f"DELETE FROM {sources} WHERE document_id IN ({restated_dumps})")
     execute(
-        f"DELETE FROM {sources} WHERE document_id IN ({paper_documents}) AND {own} IN "
+        f"DELETE FROM {sources} WHERE {_is_paper_document(f'{sources}.document_id')} AND {own} IN "
         f"(SELECT id FROM {table} WHERE paper_id IN ({restated_papers}))"
     )
     board_column, board_value, board_match = (
