@@ -1,6 +1,7 @@
 """Every SQL statement of one ``load_snapshot``, timed: where a load's time goes, statement by statement.
 
     DATABASE_URL=sqlite:////tmp/x.sqlite3 .venv/bin/python bench/statement_time.py OUT.json INPUT [INPUT…]
+    … bench/statement_time.py --loaded FIRST OUT.json INPUT   (a reload: FIRST loaded untimed before)
     .venv/bin/python bench/statement_time.py --compare BEFORE.json AFTER.json [--rows 40]
 
 Migrates the (empty) database ``DATABASE_URL`` names, then loads INPUT in this process with
@@ -25,7 +26,7 @@ def _statement(sql: str) -> str:
     return re.sub(r"\b\d+\b", "N", text)[:160]
 
 
-def measure(out: str, inputs: list[str]) -> None:
+def measure(out: str, inputs: list[str], loaded: str | None = None) -> None:
     sys.path.insert(0, os.getcwd())
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -46,6 +47,8 @@ def measure(out: str, inputs: list[str]) -> None:
             entry[1] += 1
 
     call_command("migrate", verbosity=0)
+    if loaded:
+        call_command("load_snapshot", loaded, verbosity=0)
     start = time.perf_counter()
     with connection.execute_wrapper(timed):
         call_command("load_snapshot", *inputs)
@@ -75,5 +78,7 @@ if __name__ == "__main__":  # the loader's reading workers import this module ag
     if sys.argv[1:2] == ["--compare"]:
         rows = int(sys.argv[5]) if sys.argv[4:5] == ["--rows"] else 40
         compare(sys.argv[2], sys.argv[3], rows)
+    elif sys.argv[1:2] == ["--loaded"]:
+        measure(sys.argv[3], sys.argv[4:], loaded=sys.argv[2])
     else:
         measure(sys.argv[1], sys.argv[2:])
