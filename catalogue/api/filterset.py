@@ -2,8 +2,8 @@
 
 For every request django-filter deep-copies each declared filter, then builds a form class
 from the copies' fields: each field made again, its label looked up in the model's fields.
-At the places list's 24 filters that was about 2.5 of the 4 ms its FilterSet took, a
-request's largest step after the SQL (bench/README.md, issue 35). Here a request gets
+At the places list's 24 filters that was about 3 of the 4 ms its FilterSet took, the
+largest part of a places request outside its SQL (bench/README.md, issue 35). Here a request gets
 shallow copies of the declared filters, bound to it (their parent FilterSet and model: all
 django-filter sets on them per request), and the form class is made once per FilterSet
 class and model. The form itself is still made per request, and deep-copies its fields as

@@ -308,6 +308,7 @@ def _document_scans(sql: str, params) -> list[str]:
     return [d for d in details if d.startswith("SCAN ") and d.split()[1] in names]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's query plans")
 def test_a_touched_reload_reads_no_document_but_by_its_key(messy):
     """The documents table is the catalogue's widest (every file's checksum, ``about``, ``source``
